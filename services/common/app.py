@@ -1,0 +1,52 @@
+"""The one Starlette app builder behind both guard services."""
+
+from __future__ import annotations
+
+from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes
+from a2a.utils.constants import AGENT_CARD_WELL_KNOWN_PATH, DEFAULT_RPC_URL
+from pydantic import SecretStr
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from pipeline.errors import ConfigError
+from services.common.card import GuardSpec, build_agent_card
+from services.common.handler import Decide, GuardRequestHandler
+from services.common.middleware import BearerAuth, RequestBody
+
+#: The pre-1.0 well-known path, still asked for by older A2A clients.
+LEGACY_CARD_PATH = "/.well-known/agent.json"
+HEALTH_PATH = "/healthz"
+PUBLIC_PATHS = (AGENT_CARD_WELL_KNOWN_PATH, LEGACY_CARD_PATH, HEALTH_PATH)
+
+
+async def _healthz(_: Request) -> JSONResponse:
+    return JSONResponse({"status": "ok"})
+
+
+def build_guard_app(
+    spec: GuardSpec, decide: Decide, *, url: str, token: SecretStr | None, max_body_bytes: int
+) -> Starlette:
+    """Card at both well-known paths, JSON-RPC (1.0 and 0.3 method names) at `/`, `/healthz`.
+
+    `url` is the address published in the card; the token, when set, guards everything but the
+    public paths (the card must stay readable: it is where clients learn that a token is needed).
+    """
+    if token is not None and not token.get_secret_value().strip():
+        raise ConfigError("GUARD_TOKEN is set but empty; unset it or give it a value")
+    card = build_agent_card(spec, url, token_required=token is not None)
+    routes = [
+        *create_agent_card_routes(card, card_url=AGENT_CARD_WELL_KNOWN_PATH),
+        *create_agent_card_routes(card, card_url=LEGACY_CARD_PATH),
+        Route(HEALTH_PATH, _healthz, methods=["GET"]),
+        *create_jsonrpc_routes(GuardRequestHandler(decide, spec.name), DEFAULT_RPC_URL,
+                               enable_v0_3_compat=True),
+    ]
+    # Starlette applies the list outside-in: refuse a missing token before reading any body.
+    middleware = [Middleware(RequestBody, max_bytes=max_body_bytes)]
+    if token is not None:
+        auth = Middleware(BearerAuth, token=token.get_secret_value(), public_paths=PUBLIC_PATHS)
+        middleware.insert(0, auth)
+    return Starlette(routes=routes, middleware=middleware)

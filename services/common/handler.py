@@ -1,0 +1,125 @@
+"""A stateless, message-only A2A request handler shared by the guard services.
+
+A guard answers every `SendMessage` with one agent message carrying one data part, and keeps
+no tasks. The SDK's `DefaultRequestHandler` runs each request through an active-task registry,
+an event queue and producer/consumer tasks: measured in-process here it cost ~4 ms per call
+against ~0.8 ms for this handler, which alone would break the 3 ms round-trip budget.
+Task, streaming and push methods therefore answer the A2A "unsupported operation" error.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import AsyncGenerator, Awaitable, Callable
+
+from a2a.helpers import new_data_part
+from a2a.server.context import ServerCallContext
+from a2a.server.events.event_queue import Event
+from a2a.server.request_handlers import RequestHandler, validate_request_params
+from a2a.types.a2a_pb2 import (
+    AgentCard,
+    CancelTaskRequest,
+    DeleteTaskPushNotificationConfigRequest,
+    GetExtendedAgentCardRequest,
+    GetTaskPushNotificationConfigRequest,
+    GetTaskRequest,
+    ListTaskPushNotificationConfigsRequest,
+    ListTaskPushNotificationConfigsResponse,
+    ListTasksRequest,
+    ListTasksResponse,
+    Message,
+    Role,
+    SendMessageRequest,
+    SubscribeToTaskRequest,
+    Task,
+    TaskPushNotificationConfig,
+)
+from a2a.utils.errors import InternalError, InvalidParamsError, UnsupportedOperationError
+from pydantic import BaseModel
+
+logger = logging.getLogger(__name__)
+
+#: The guard's decision function: the message text in, a validated wire model out.
+Decide = Callable[[str], Awaitable[BaseModel]]
+
+_NO_TASKS = "This guard answers each message directly and keeps no tasks."
+
+
+def message_text(message: Message) -> str:
+    """The one text part of a request; anything else is a malformed request, not an empty text."""
+    parts = list(message.parts)
+    if len(parts) != 1 or not parts[0].HasField("text"):
+        raise InvalidParamsError(message="The message must carry exactly one text part.")
+    return parts[0].text
+
+
+class GuardRequestHandler(RequestHandler):
+    """Runs `decide` on the message text and replies with its result as a data part."""
+
+    def __init__(self, decide: Decide, guard: str) -> None:
+        self._decide = decide
+        self._guard = guard
+
+    @validate_request_params
+    async def on_message_send(self, params: SendMessageRequest, context: ServerCallContext) -> Message:
+        text = message_text(params.message)
+        try:
+            result = await self._decide(text)
+            data = result.model_dump(mode="json", exclude_none=True)
+        except Exception:
+            # The detail goes to our log only; the caller learns that no decision was made.
+            logger.exception("%s failed to decide", self._guard)
+            raise InternalError(message=f"The {self._guard} could not decide.") from None
+        return Message(
+            role=Role.ROLE_AGENT,
+            message_id=str(uuid.uuid4()),
+            context_id=params.message.context_id,
+            parts=[new_data_part(data, media_type="application/json")],
+        )
+
+    async def on_message_send_stream(
+        self, params: SendMessageRequest, context: ServerCallContext
+    ) -> AsyncGenerator[Event]:
+        raise UnsupportedOperationError(message="Streaming is not supported.")
+        yield  # makes this an async generator, as the interface requires
+
+    async def on_subscribe_to_task(
+        self, params: SubscribeToTaskRequest, context: ServerCallContext
+    ) -> AsyncGenerator[Event]:
+        raise UnsupportedOperationError(message=_NO_TASKS)
+        yield  # makes this an async generator, as the interface requires
+
+    async def on_get_task(self, params: GetTaskRequest, context: ServerCallContext) -> Task | None:
+        raise UnsupportedOperationError(message=_NO_TASKS)
+
+    async def on_list_tasks(self, params: ListTasksRequest, context: ServerCallContext) -> ListTasksResponse:
+        raise UnsupportedOperationError(message=_NO_TASKS)
+
+    async def on_cancel_task(self, params: CancelTaskRequest, context: ServerCallContext) -> Task | None:
+        raise UnsupportedOperationError(message=_NO_TASKS)
+
+    async def on_create_task_push_notification_config(
+        self, params: TaskPushNotificationConfig, context: ServerCallContext
+    ) -> TaskPushNotificationConfig:
+        raise UnsupportedOperationError(message=_NO_TASKS)
+
+    async def on_get_task_push_notification_config(
+        self, params: GetTaskPushNotificationConfigRequest, context: ServerCallContext
+    ) -> TaskPushNotificationConfig:
+        raise UnsupportedOperationError(message=_NO_TASKS)
+
+    async def on_list_task_push_notification_configs(
+        self, params: ListTaskPushNotificationConfigsRequest, context: ServerCallContext
+    ) -> ListTaskPushNotificationConfigsResponse:
+        raise UnsupportedOperationError(message=_NO_TASKS)
+
+    async def on_delete_task_push_notification_config(
+        self, params: DeleteTaskPushNotificationConfigRequest, context: ServerCallContext
+    ) -> None:
+        raise UnsupportedOperationError(message=_NO_TASKS)
+
+    async def on_get_extended_agent_card(
+        self, params: GetExtendedAgentCardRequest, context: ServerCallContext
+    ) -> AgentCard:
+        raise UnsupportedOperationError(message="This guard has no extended agent card.")

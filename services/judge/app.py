@@ -1,0 +1,36 @@
+"""The Security Judge's A2A app: the message text in, a `Verdict` out."""
+
+from __future__ import annotations
+
+from guards.judge.model_tier import LlmJudgeTier
+from pipeline.models.factory import build_llm
+from starlette.applications import Starlette
+
+from guards.judge import JudgeEngine, RuleSet
+from pipeline.embedding import Embedder
+from pipeline.settings import Settings
+from services.common import GuardSpec, build_guard_app
+
+SPEC = GuardSpec(
+    name="judge",
+    title="Security Judge",
+    description="Screens a customer message for attacks before it reaches the support agent.",
+    skill_id="screen-message",
+    skill_description=(
+        "Blocks prompt injection, jailbreaks, prompt extraction, SQL/shell/template injection, "
+        'requests for other customers\' data and tool probing; answers {"verdict": "allow"|"block", '
+        '"reason", "rules", "tier": "pattern"|"fast_path"|"model"}.'
+    ),
+    tags=("security", "prompt-injection", "guard"),
+)
+
+
+def build_engine(settings: Settings) -> JudgeEngine:
+    """Rules from data, the model tier from the configured model (offline by default); once."""
+    llm = build_llm(settings, "judge", embedder=Embedder.load())
+    return JudgeEngine(RuleSet.load(), LlmJudgeTier(llm))
+
+
+def build_app(settings: Settings, engine: JudgeEngine) -> Starlette:
+    return build_guard_app(SPEC, engine.decide, url=settings.judge_url, token=settings.guard_token,
+                           max_body_bytes=settings.guard_max_body_bytes)

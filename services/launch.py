@@ -1,0 +1,155 @@
+"""Start a guard service as a subprocess, wait for its health, stop it.
+
+Used by the `make up` supervisor and by the test fixtures. Synchronous on purpose: both callers
+start services before their own event loop matters, and a blocking wait keeps the code obvious.
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import httpx
+from pydantic import SecretStr
+from pydantic.fields import FieldInfo
+
+from pipeline.errors import GuardUnavailable
+from pipeline.settings import Settings
+
+GuardName = Literal["judge", "masker"]
+STDERR_TAIL_LINES = 40
+
+
+@dataclass
+class RunningService:
+    """A started guard process; `stderr_tail` keeps its last output lines for error messages."""
+
+    name: GuardName
+    url: str
+    process: subprocess.Popen[str]
+    stderr_tail: deque[str] = field(default_factory=lambda: deque(maxlen=STDERR_TAIL_LINES))
+
+    def last_stderr(self) -> str:
+        return "".join(self.stderr_tail).rstrip() or "(no output)"
+
+
+def _env_name(name: str, info: FieldInfo) -> str:
+    alias = info.validation_alias
+    choices = getattr(alias, "choices", None)
+    if choices:
+        return str(choices[0]).upper()
+    return str(alias or name).upper()
+
+
+def _env_value(value: object) -> str:
+    if isinstance(value, SecretStr):
+        return value.get_secret_value()
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple | list):
+        return ",".join(str(item) for item in value)
+    return str(value)
+
+
+def service_environment(settings: Settings, base: Mapping[str, str]) -> dict[str, str]:
+    """`base` (PATH, HOME, ...) without any settings variable, plus `settings` as variables.
+
+    Settings variables are dropped from `base` first, so a field left unset (None) in `settings`
+    is unset in the service too, whatever the parent environment says.
+    """
+    fields = Settings.model_fields
+    names = {_env_name(name, info) for name, info in fields.items()}
+    env = {key: value for key, value in base.items() if key.upper() not in names}
+    for name, info in fields.items():
+        value = getattr(settings, name)
+        if value is not None:
+            env[_env_name(name, info)] = _env_value(value)
+    return env
+
+
+def guard_url(name: GuardName, settings: Settings) -> str:
+    return settings.judge_url if name == "judge" else settings.masker_url
+
+
+def start_service(
+    name: GuardName,
+    settings: Settings,
+    *,
+    base_env: Mapping[str, str],
+    cwd: Path | None = None,
+    timeout_s: float = 30.0,
+) -> RunningService:
+    """Run `python -m services.<name>` configured by `settings` (its host and port included).
+
+    The child's environment is `service_environment(settings, base_env)`. Returns once
+    `/healthz` answers; raises `GuardUnavailable` naming the service and its last stderr lines
+    if it exits or stays unhealthy for `timeout_s` (the process is stopped first).
+    """
+    process = subprocess.Popen(
+        [sys.executable, "-m", f"services.{name}"],
+        env=service_environment(settings, base_env),
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    service = RunningService(name=name, url=guard_url(name, settings), process=process)
+    threading.Thread(target=_drain, args=(service,), name=f"{name}-stderr", daemon=True).start()
+    try:
+        _wait_healthy(service, timeout_s)
+    except GuardUnavailable:
+        stop_service(service)
+        raise
+    return service
+
+
+def _drain(service: RunningService) -> None:
+    # Reading continuously keeps a chatty service from blocking on a full pipe.
+    assert service.process.stderr is not None
+    for line in service.process.stderr:
+        service.stderr_tail.append(line)
+
+
+def _wait_healthy(service: RunningService, timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    with httpx.Client(timeout=1.0, trust_env=False) as http:
+        while time.monotonic() < deadline:
+            code = service.process.poll()
+            if code is not None:
+                time.sleep(0.1)  # let the drain thread collect the last lines
+                raise GuardUnavailable(
+                    f"{service.name} exited with code {code} before it was healthy:\n{service.last_stderr()}",
+                    guard=service.name,
+                )
+            try:
+                if http.get(f"{service.url}/healthz").status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            time.sleep(0.05)
+    raise GuardUnavailable(
+        f"{service.name} not healthy at {service.url} after {timeout_s:.0f} s:\n{service.last_stderr()}",
+        guard=service.name,
+    )
+
+
+def stop_service(service: RunningService, grace_s: float = 5.0) -> int:
+    """SIGTERM, then SIGKILL after `grace_s`; returns the exit code."""
+    process = service.process
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=grace_s)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    return process.returncode
