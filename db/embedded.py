@@ -1,0 +1,104 @@
+"""An embedded PostgreSQL 16 (with pgvector) from the `pgserver` wheel, listening on loopback TCP.
+
+pgserver's own API only listens on a Unix socket, but the Toolbox binary needs TCP, so we drive
+the bundled `initdb`/`pg_ctl` ourselves. PostgreSQL refuses to run as root; as root we run it as
+the unprivileged system user that pgserver also uses.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from pgserver._commands import POSTGRES_BIN_PATH
+
+from pipeline.errors import DatabaseError
+from pipeline.settings import Settings
+
+SYSTEM_USER = "pgserver"
+START_TIMEOUT_S = 30
+
+
+def _run_as_owner(args: list[str], *, timeout: float = START_TIMEOUT_S) -> str:
+    user = SYSTEM_USER if os.geteuid() == 0 else None
+    try:
+        done = subprocess.run(args, user=user, check=True, capture_output=True, text=True, timeout=timeout)
+    except subprocess.CalledProcessError as exc:
+        raise DatabaseError(f"{Path(args[0]).name} failed: {exc.stderr.strip()[-2000:]}") from exc
+    except subprocess.TimeoutExpired as exc:
+        raise DatabaseError(f"{Path(args[0]).name} timed out after {timeout}s") from exc
+    return done.stdout
+
+
+class EmbeddedPostgres:
+    """One data folder, one server process on 127.0.0.1:<postgres_port>."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.pgdata = settings.embedded_pg_dir.resolve()
+        self.logfile = self.pgdata.parent / "postgres.log"
+
+    @property
+    def initialised(self) -> bool:
+        return (self.pgdata / "PG_VERSION").exists()
+
+    def _prepare_owner(self) -> None:
+        self.pgdata.mkdir(parents=True, exist_ok=True)
+        if os.geteuid() != 0:
+            return
+        from pgserver.utils import ensure_prefix_permissions, ensure_user_exists
+
+        entry = ensure_user_exists(SYSTEM_USER)
+        assert entry is not None
+        ensure_prefix_permissions(self.pgdata)
+        for path in (self.pgdata, self.logfile.parent):
+            os.chown(path, entry.pw_uid, entry.pw_gid)
+        self.pgdata.chmod(0o700)
+        if not self.logfile.exists():
+            self.logfile.touch()
+        os.chown(self.logfile, entry.pw_uid, entry.pw_gid)
+
+    def init(self) -> None:
+        """Create the cluster once; the application role is its superuser, with a scram password."""
+        self._prepare_owner()
+        if self.initialised:
+            return
+        with tempfile.NamedTemporaryFile("w", delete=False, dir=self.pgdata.parent, suffix=".pw") as pw:
+            pw.write(self.settings.postgres_password.get_secret_value())
+        pwfile = Path(pw.name)
+        try:
+            if os.geteuid() == 0:
+                shutil.chown(pwfile, SYSTEM_USER)
+            _run_as_owner([
+                str(POSTGRES_BIN_PATH / "initdb"), "-D", str(self.pgdata), "-U", self.settings.postgres_user,
+                f"--pwfile={pwfile}", "--auth=scram-sha-256", "--encoding=UTF8", "--locale=C.UTF-8",
+            ], timeout=120)
+        finally:
+            pwfile.unlink(missing_ok=True)
+
+    def running(self) -> bool:
+        status = subprocess.run(
+            [str(POSTGRES_BIN_PATH / "pg_ctl"), "-D", str(self.pgdata), "status"],
+            user=SYSTEM_USER if os.geteuid() == 0 else None, capture_output=True, text=True,
+        )
+        return status.returncode == 0
+
+    def start(self) -> None:
+        self.init()
+        if self.running():
+            return
+        options = (
+            f"-h 127.0.0.1 -p {self.settings.postgres_port} -c unix_socket_directories='' "
+            "-c max_connections=200 -c fsync=on"
+        )
+        _run_as_owner([
+            str(POSTGRES_BIN_PATH / "pg_ctl"), "-D", str(self.pgdata), "-l", str(self.logfile),
+            "-o", options, "-w", "-t", str(START_TIMEOUT_S), "start",
+        ], timeout=START_TIMEOUT_S + 5)
+
+    def stop(self) -> None:
+        if self.initialised and self.running():
+            _run_as_owner([str(POSTGRES_BIN_PATH / "pg_ctl"), "-D", str(self.pgdata), "-m", "fast", "-w", "stop"])

@@ -1,0 +1,213 @@
+"""The desk's one settings object, read once per process and validated at start-up.
+
+Environment variable names are the field names upper-cased (or the alias shown). Every field
+is listed in `.env.example` with its default and unit. Secrets are `SecretStr` and have no
+published default: a missing one stops start-up (see `load_settings`).
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from pipeline.errors import ConfigError
+
+MASKABLE_TYPES = ("EMAIL", "PHONE", "CARD", "IBAN", "SSN", "IP", "ADDRESS")
+
+
+def _alias(*names: str) -> AliasChoices:
+    return AliasChoices(*names)
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        populate_by_name=True,
+        frozen=True,
+    )
+
+    # --- PostgreSQL (components, so passwords with / + = @ # need no quoting) ---
+    postgres_host: str | None = Field(None, description="External server host; unset = embedded pgserver")
+    postgres_port: int = Field(5432, description="TCP port of the server (embedded too)")
+    postgres_db: str = Field("supportdesk", description="Database name")
+    postgres_user: str = Field("supportdesk", description="Application role: migrations, sessions, memory")
+    postgres_password: SecretStr = Field(description="Password of the application role (required)")
+    postgres_reader_user: str = Field("supportdesk_reader", description="Role of the read tools")
+    postgres_reader_password: SecretStr = Field(description="Password of the reader role (required)")
+    postgres_writer_user: str = Field("supportdesk_writer", description="Role of the action-log tool")
+    postgres_writer_password: SecretStr = Field(description="Password of the writer role (required)")
+    embedded_pg_dir: Path = Field(Path(".supportdesk/pg"), description="Data folder of the embedded server")
+    db_timeout_s: float = Field(5.0, gt=0, description="Connect and statement timeout, seconds")
+
+    # --- MCP Toolbox ---
+    toolbox_host: str = Field("127.0.0.1", description="Toolbox bind/connect host")
+    toolbox_port: int = Field(5000, description="Toolbox port")
+    toolbox_timeout_s: float = Field(5.0, gt=0, description="Per tool call timeout, seconds")
+    toolbox_toolset: str = Field("support-desk", description="Toolset (group) the agent loads")
+
+    # --- Guards (A2A services) ---
+    judge_host: str = Field("127.0.0.1", description="Judge bind/connect host")
+    judge_port: int = Field(10002, description="Judge port")
+    judge_timeout_s: float = Field(2.0, gt=0, description="Judge read timeout, seconds")
+    masker_host: str = Field("127.0.0.1", description="Masker bind/connect host")
+    masker_port: int = Field(10003, description="Masker port")
+    masker_timeout_s: float = Field(2.0, gt=0, description="Masker read timeout, seconds")
+    guard_connect_timeout_s: float = Field(0.5, gt=0, description="Connect timeout to either guard, seconds")
+    guard_token: SecretStr | None = Field(None, description="Optional shared bearer token pipeline <-> guards")
+    guard_max_body_bytes: int = Field(65536, gt=0, description="Largest JSON-RPC request a guard accepts, bytes")
+    masker_types: tuple[str, ...] = Field(MASKABLE_TYPES, description="PII types the Masker replaces")
+    judge_model_threshold: float = Field(0.62, description="Offline judge model: attack similarity that blocks (cosine)")
+
+    # --- Sanitizer ---
+    max_message_chars: int = Field(2000, gt=0, description="Longest customer message, characters")
+    max_message_bytes: int = Field(8000, gt=0, description="Longest customer message, UTF-8 bytes")
+
+    # --- Models ---
+    google_api_key: SecretStr | None = Field(None, description="Gemini key; set = Gemini is the default model")
+    supportdesk_model: str | None = Field(
+        None, description="'offline', a Gemini model name, or 'litellm/<provider>/<model>'"
+    )
+    gemini_model: str = Field("gemini-2.5-flash", description="Gemini model used when the key is set")
+    litellm_api_base: str | None = Field(None, description="Base URL of an OpenAI-compatible/Ollama server")
+    litellm_api_key: SecretStr | None = Field(None, description="Key for the LiteLLM provider, if it needs one")
+    model_timeout_s: float = Field(30.0, gt=0, description="Per provider request timeout, seconds")
+    model_max_retries: int = Field(3, ge=0, description="Retries on 429/5xx/network only")
+    model_max_output_tokens: int = Field(1024, gt=0, description="Output token cap per model call")
+    guardrail_threshold: float = Field(0.0, description="Offline guardrail: on-topic margin (cosine)")
+
+    # --- Memory ---
+    mem0_api_key: SecretStr | None = Field(None, description="Mem0 Cloud key; set = cloud backend")
+    mem0_host: str | None = Field(None, description="Mem0 Cloud base URL override (None = Mem0's default)")
+    mem0_dir: Path = Field(Path(".supportdesk/mem0"), description="Mem0's own state folder (embedded)")
+    memory_collection: str = Field("supportdesk_memories", description="pgvector table of the embedded backend")
+    memory_top_k: int = Field(5, gt=0, description="Memories asked for per recall")
+    t_mem_minscore: float = Field(0.35, validation_alias=_alias("T_MEM_MINSCORE", "t_mem_minscore"),
+                                  description="Recall score cut-off (cosine similarity, 0..1)")
+    t_mem_maxchars: int = Field(400, validation_alias=_alias("T_MEM_MAXCHARS", "t_mem_maxchars"),
+                                description="Longest memory put in a prompt, characters")
+    memory_timeout_s: float = Field(5.0, gt=0, description="Recall/save timeout, seconds")
+
+    # --- Turn budgets ---
+    t_bud_wall_s: float = Field(20.0, gt=0, validation_alias=_alias("T_BUD_WALL", "t_bud_wall_s"),
+                                description="Wall-clock budget per turn, seconds")
+    t_bud_tools: int = Field(6, gt=0, validation_alias=_alias("T_BUD_TOOLS", "t_bud_tools"),
+                             description="Tool calls per turn")
+    t_bud_tokens: int = Field(16000, gt=0, validation_alias=_alias("T_BUD_TOKENS", "t_bud_tokens"),
+                              description="Model tokens (input+output) per turn")
+    loop_window: int = Field(4, gt=1, description="Recent tool calls searched for an identical repeat")
+    history_max_messages: int = Field(20, gt=0, description="Agent session history kept per customer, messages")
+
+    # --- Run log ---
+    runs_dir: Path = Field(Path("runs"), description="Folder of runs/<turn_id>.json")
+    runs_keep: int = Field(5000, gt=0, description="Run logs kept (oldest deleted first)")
+    runs_max_age_days: float = Field(30.0, gt=0, description="Run logs older than this are deleted, days")
+
+    # --- Tracing (Arize Phoenix, out of process) ---
+    phoenix_host: str = Field("127.0.0.1", description="Phoenix host")
+    phoenix_port: int = Field(6006, description="Phoenix HTTP port (UI and OTLP /v1/traces)")
+    phoenix_project: str = Field("supportdesk", description="Phoenix project name of the desk's traces")
+    phoenix_working_dir: Path = Field(Path(".supportdesk/phoenix"), description="Phoenix's data folder")
+    tracing_enabled: bool = Field(True, description="Export OpenTelemetry spans to Phoenix")
+
+    # --- Web ---
+    web_host: str = Field("127.0.0.1", description="Web bind host")
+    web_port: int = Field(8000, description="Web port")
+    session_ttl_s: int = Field(8 * 3600, gt=0, description="Login session lifetime, seconds")
+    login_max_attempts: int = Field(5, gt=0, description="Failed logins per email or address per window")
+    login_window_s: int = Field(300, gt=0, description="Login rate-limit window, seconds")
+    chat_max_per_window: int = Field(30, gt=0, description="Chat turns per customer per window")
+    chat_window_s: int = Field(60, gt=0, description="Chat rate-limit window, seconds")
+    chat_max_body_bytes: int = Field(16384, gt=0, description="Largest /api/chat body, bytes")
+
+    # --- Demo data ---
+    supportdesk_demo_password: SecretStr | None = Field(
+        None, description="Password of the seeded demo customers (make up generates one)"
+    )
+
+    @field_validator(
+        "postgres_password", "postgres_reader_password", "postgres_writer_password", mode="after"
+    )
+    @classmethod
+    def _not_blank(cls, value: SecretStr) -> SecretStr:
+        if not value.get_secret_value().strip():
+            raise ValueError("must not be empty")
+        return value
+
+    @field_validator("masker_types", mode="before")
+    @classmethod
+    def _split_types(cls, value: object) -> object:
+        if isinstance(value, str):
+            return tuple(part.strip().upper() for part in value.split(",") if part.strip())
+        return value
+
+    @field_validator("masker_types", mode="after")
+    @classmethod
+    def _known_types(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = sorted(set(value) - set(MASKABLE_TYPES))
+        if unknown:
+            raise ValueError(f"unknown PII types {unknown}; known: {list(MASKABLE_TYPES)}")
+        return value
+
+    @model_validator(mode="after")
+    def _model_is_buildable(self) -> Settings:
+        name = self.model_name
+        if name != "offline" and not name.startswith("litellm/") and self.google_api_key is None:
+            raise ValueError(f"SUPPORTDESK_MODEL={name!r} is a Gemini model but GOOGLE_API_KEY is not set")
+        if name.startswith("litellm/") and not self.litellm_api_base:
+            raise ValueError(f"SUPPORTDESK_MODEL={name!r} needs LITELLM_API_BASE")
+        return self
+
+    @cached_property
+    def model_name(self) -> str:
+        """The model in force: explicit SUPPORTDESK_MODEL, else Gemini with a key, else offline."""
+        if self.supportdesk_model:
+            return self.supportdesk_model
+        return self.gemini_model if self.google_api_key is not None else "offline"
+
+    @property
+    def embedded_postgres(self) -> bool:
+        return self.postgres_host is None
+
+    @property
+    def pg_host(self) -> str:
+        return self.postgres_host or "127.0.0.1"
+
+    @property
+    def judge_url(self) -> str:
+        return f"http://{self.judge_host}:{self.judge_port}"
+
+    @property
+    def masker_url(self) -> str:
+        return f"http://{self.masker_host}:{self.masker_port}"
+
+    @property
+    def toolbox_url(self) -> str:
+        return f"http://{self.toolbox_host}:{self.toolbox_port}"
+
+    @property
+    def phoenix_url(self) -> str:
+        return f"http://{self.phoenix_host}:{self.phoenix_port}"
+
+    @property
+    def memory_backend(self) -> Literal["cloud", "embedded"]:
+        return "cloud" if self.mem0_api_key is not None else "embedded"
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Read the environment (and `.env`) once; turn validation errors into one clear ConfigError."""
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors():
+            field = ".".join(str(part) for part in err["loc"]) or "settings"
+            what = "is required but not set" if err["type"] == "missing" else err["msg"]
+            problems.append(f"  {field.upper()}: {what}")
+        raise ConfigError("invalid settings:\n" + "\n".join(problems),
+                          user_message="The support desk is not configured:\n" + "\n".join(problems)) from None

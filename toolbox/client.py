@@ -1,0 +1,99 @@
+"""The desk's Toolbox client: loads the toolset once with `customer_email` bound from the session.
+
+The bound parameter is removed from the schema the model sees, and passing it anyway is a
+TypeError in toolbox-core: the email can only come from `toolbox.scope` (the logged-in session).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import aiohttp
+from toolbox_core import ToolboxClient
+from toolbox_core.tool import ToolboxTool
+from toolbox_core.protocol import ParameterSchema
+
+from pipeline.errors import ToolboxError, ToolboxUnavailable
+from toolbox.results import ToolResult, parse_result
+from toolbox.scope import current_idempotency_key, current_scope, session_email
+
+#: Parameters the desk fills in; the model never sees or chooses them.
+BOUND_PARAMS = {"customer_email": session_email, "idempotency_key": current_idempotency_key}
+#: Failures of the transport itself (as opposed to a tool that ran and reported an error).
+TRANSPORT_FAILURES = (aiohttp.ClientError, OSError, TimeoutError, RuntimeError)
+
+
+class ToolboxGateway:
+    """One MCP client to the Toolbox for the process; `load()` once, then `call()` per tool call."""
+
+    def __init__(self, url: str, *, toolset: str, timeout_s: float) -> None:
+        self.url = url
+        self.toolset = toolset
+        self.timeout_s = timeout_s
+        self._session: aiohttp.ClientSession | None = None
+        self._client: ToolboxClient | None = None
+        self._tools: dict[str, ToolboxTool] = {}
+
+    async def load(self) -> dict[str, ToolboxTool]:
+        if self._tools:
+            return self._tools
+        self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=self.timeout_s))
+        self._client = ToolboxClient(self.url, session=self._session)
+        try:
+            async with asyncio.timeout(self.timeout_s):
+                tools = await self._client.load_toolset(self.toolset, bound_params=BOUND_PARAMS)
+        except TRANSPORT_FAILURES as exc:
+            await self.aclose()
+            raise ToolboxUnavailable(f"cannot load toolset {self.toolset!r} from {self.url}: "
+                                     f"{type(exc).__name__}: {exc}") from exc
+        self._tools = {tool._name: tool for tool in tools}
+        return self._tools
+
+    def model_params(self, name: str) -> list[ParameterSchema]:
+        """The parameters the model may fill: everything except the bound ones."""
+        return [p for p in self._tools[name]._params if p.name not in BOUND_PARAMS]
+
+    def description(self, name: str) -> str:
+        return self._tools[name]._description
+
+    async def call(self, name: str, **args: Any) -> ToolResult:
+        """Run one tool for the bound customer; raises ToolboxError subclasses, never returns errors."""
+        tools = await self.load()
+        if name not in tools:
+            raise ToolboxError(f"unknown tool {name!r}")
+        scope = current_scope()
+        if scope.observer is not None:
+            scope.observer.before_call(name, args)
+        started = time.perf_counter()
+        try:
+            async with asyncio.timeout(self.timeout_s):
+                text = await tools[name](**args)
+            result = parse_result(name, text)
+        except TypeError:
+            raise  # a caller tried to pass a bound parameter or a wrong argument: a programming error
+        except ToolboxError as exc:
+            self._observe(scope, name, args, started, None, exc.detail)
+            raise
+        except TRANSPORT_FAILURES as exc:
+            detail = f"{name} failed: {type(exc).__name__}: {exc}"
+            self._observe(scope, name, args, started, None, detail)
+            raise ToolboxUnavailable(detail) from exc
+        self._observe(scope, name, args, started, result.row_count, None)
+        return result
+
+    @staticmethod
+    def _observe(scope: Any, name: str, args: dict[str, Any], started: float, rows: int | None,
+                 error: str | None) -> None:
+        if scope.observer is not None:
+            scope.observer.after_call(name, args, ok=error is None, ms=(time.perf_counter() - started) * 1000,
+                                      row_count=rows, error=error)
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.close()
+        if self._session is not None and not self._session.closed:
+            await self._session.close()
+        self._client = self._session = None
+        self._tools = {}

@@ -1,0 +1,76 @@
+"""Start and stop the MCP Toolbox binary itself (not its Python wrapper, which would orphan it)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import httpx
+from toolbox_server.main import get_binary_path
+
+from pipeline.errors import ToolboxUnavailable
+from pipeline.settings import Settings
+
+CONFIG = Path(__file__).parent / "tools.yaml"
+
+
+def toolbox_env(settings: Settings) -> dict[str, str]:
+    """The `${VAR}`s tools.yaml reads; the Toolbox exits at start if one is unset."""
+    return {
+        "TOOLBOX_PG_HOST": settings.pg_host,
+        "TOOLBOX_PG_PORT": str(settings.postgres_port),
+        "TOOLBOX_PG_DB": settings.postgres_db,
+        "TOOLBOX_READER_USER": settings.postgres_reader_user,
+        "TOOLBOX_READER_PASSWORD": settings.postgres_reader_password.get_secret_value(),
+        "TOOLBOX_WRITER_USER": settings.postgres_writer_user,
+        "TOOLBOX_WRITER_PASSWORD": settings.postgres_writer_password.get_secret_value(),
+    }
+
+
+class ToolboxServer:
+    def __init__(self, settings: Settings, *, log_path: Path | None = None) -> None:
+        self.settings = settings
+        self.log_path = log_path
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return self.settings.toolbox_url
+
+    def start(self, *, ready_timeout_s: float = 15.0) -> None:
+        args = [get_binary_path(), "--config", str(CONFIG), "--address", self.settings.toolbox_host,
+                "--port", str(self.settings.toolbox_port), "--disable-version-check", "--disable-reload",
+                "--log-level", "WARN"]
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **toolbox_env(self.settings)}
+        log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
+        self.process = subprocess.Popen(args, env=env, stdout=log, stderr=log, start_new_session=True)
+        self._wait_ready(ready_timeout_s)
+
+    def _wait_ready(self, timeout_s: float) -> None:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            assert self.process is not None
+            if self.process.poll() is not None:
+                raise ToolboxUnavailable(f"toolbox exited at start with code {self.process.returncode}"
+                                         + (f"; see {self.log_path}" if self.log_path else ""))
+            try:
+                if httpx.get(self.url + "/", timeout=0.5).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        self.stop()
+        raise ToolboxUnavailable(f"toolbox not ready on {self.url} after {timeout_s}s")
+
+    def stop(self, *, grace_s: float = 5.0) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(grace_s)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
