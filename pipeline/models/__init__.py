@@ -1,0 +1,1 @@
+"""Language models of the desk: offline models, hosted adapters, prompts."""

@@ -1,0 +1,1 @@
+"""Packaged data files of the offline models (exemplars, intents)."""

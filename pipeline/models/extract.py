@@ -1,0 +1,67 @@
+"""Order ids and free-text details taken out of a customer's message.
+
+Customers write an order as "order 10042", "order number 10042", "#10042", "ord-10042" or
+"ORD10042"; the tools want "ORD-10042". A bare number with no order cue is not taken: in a
+delivery note it is far more often a house number or postcode than an order.
+"""
+
+from __future__ import annotations
+
+import re
+
+_DIGITS = r"(\d{4,10})"
+_REF = (
+    r"(?:"
+    r"\bord(?:er)?\b[\s:#._-]*(?:(?:number|no|nr|num|id|is|was|ref|reference)\b[\s:#.]*){0,2}" + _DIGITS
+    + r"|\bord[-_]?" + _DIGITS
+    + r"|\#\s?" + _DIGITS
+    + r")\b"
+)
+_ORDER_REF = re.compile(r"(?i)" + _REF)
+#: A reference with its lead-in ("for my order 10042"), removed whole from notes.
+_ORDER_REF_PHRASE = re.compile(
+    r"(?i)(?:\b(?:for|on|of|with|about|regarding|re)\s+)?(?:(?:my|the|this|that)\s+)?" + _REF
+)
+_LATEST = re.compile(r"(?i)\b(latest|last|newest|most\s+recent|recent|current)\b")
+_SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?])")
+_EDGE_JUNK = " \t\n,;:.-–—!?"
+NOTE_MAX_CHARS = 300
+
+
+def canonical_order_id(digits: str) -> str:
+    return f"ORD-{digits}"
+
+
+def find_order_ids(text: str) -> list[str]:
+    """Canonical ids of every order the message names, first mention first, without repeats."""
+    seen: dict[str, None] = {}
+    for match in _ORDER_REF.finditer(text):
+        digits = next(group for group in match.groups() if group)
+        seen.setdefault(canonical_order_id(digits), None)
+    return list(seen)
+
+
+def mentions_latest(text: str) -> bool:
+    """Whether the customer points at their newest order ("my last order", "most recent")."""
+    return _LATEST.search(text) is not None
+
+
+def mask_order_refs(text: str) -> str:
+    """The text with each order reference replaced by the word "order".
+
+    Intent similarity must not depend on which number a customer typed (nor on whether an
+    exemplar happens to contain one).
+    """
+    return _ORDER_REF.sub("order", text)
+
+
+def extract_note(text: str) -> str:
+    """The customer's own words for a delivery instruction or reason, order reference removed.
+
+    The note is recorded for staff, so it stays the customer's wording, not a paraphrase.
+    """
+    without_ref = _SPACE_BEFORE_PUNCT.sub(r"\1", " ".join(_ORDER_REF_PHRASE.sub(" ", text).split()))
+    note = without_ref.strip(_EDGE_JUNK)
+    if len(note) > NOTE_MAX_CHARS:
+        note = note[: NOTE_MAX_CHARS - 1].rstrip() + "…"
+    return note

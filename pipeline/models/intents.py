@@ -1,0 +1,94 @@
+"""Intent recognition of the offline support model: keyword rules plus exemplar similarity.
+
+Data: `data/intents.yaml` (see its header for the scoring rule). Keywords catch the short,
+explicit phrasings embeddings score poorly ("cancel 10042"); embeddings catch paraphrases no
+keyword list anticipates ("I no longer need the things I bought").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from pipeline.models.exemplars import Exemplar, ExemplarBank, TextEmbedder, load_data_file
+from pipeline.models.extract import mask_order_refs
+
+Intent = Literal[
+    "order_status", "where_is_parcel", "list_orders", "delivery_instruction", "return_request",
+    "cancel_request", "greeting", "thanks", "unsupported",
+]
+FALLBACK: Intent = "unsupported"
+
+
+class IntentSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    priority: int = Field(ge=0)
+    keywords: tuple[str, ...] = ()
+    exemplars: tuple[Exemplar, ...]
+
+    @field_validator("keywords")
+    @classmethod
+    def _compiles(cls, patterns: tuple[str, ...]) -> tuple[str, ...]:
+        for pattern in patterns:
+            re.compile(pattern)
+        return patterns
+
+
+class IntentData(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    threshold: float
+    keyword_bonus: float = Field(ge=0)
+    intents: Mapping[Intent, IntentSpec]
+
+
+class IntentMatch(BaseModel):
+    """The recognised intent, its score and the evidence (exemplar id and keyword rule, if any)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    intent: Intent
+    score: float
+    #: e.g. "exemplar:status-01+keyword:order_status#0"; "below-threshold:<nearest exemplar>".
+    evidence: str
+
+
+class IntentRecognizer:
+    """Built once per process with the shared embedder; `recognise` is pure and deterministic."""
+
+    def __init__(self, embedder: TextEmbedder, data: IntentData | None = None) -> None:
+        self._data = data or IntentData.model_validate(load_data_file("intents.yaml"))
+        self._embedder = embedder
+        self._bank = ExemplarBank(
+            {name: [e.model_copy(update={"text": mask_order_refs(e.text)}) for e in spec.exemplars]
+             for name, spec in self._data.intents.items()},
+            embedder,
+        )
+        self._keywords = {
+            name: [(f"{name}#{i}", re.compile(p, re.IGNORECASE)) for i, p in enumerate(spec.keywords)]
+            for name, spec in self._data.intents.items()
+        }
+
+    def keyword_hit(self, intent: Intent, text: str) -> str | None:
+        """The id (`<intent>#<n>`) of the first keyword rule of `intent` matching `text`."""
+        return next((rule for rule, rx in self._keywords.get(intent, []) if rx.search(text)), None)
+
+    def recognise(self, text: str) -> IntentMatch:
+        best = self._bank.best(self._embedder.embed_one(mask_order_refs(text)))
+        candidates: list[tuple[int, float, IntentMatch]] = []
+        for name, spec in self._data.intents.items():
+            hit = self.keyword_hit(name, text)
+            score = best[name].score + (self._data.keyword_bonus if hit else 0.0)
+            if score >= self._data.threshold:
+                evidence = f"exemplar:{best[name].exemplar_id}" + (f"+keyword:{hit}" if hit else "")
+                match = IntentMatch(intent=name, score=round(score, 4), evidence=evidence)
+                candidates.append((spec.priority, score, match))
+        if not candidates:
+            nearest = max(best.values(), key=lambda m: m.score)
+            return IntentMatch(intent=FALLBACK, score=round(nearest.score, 4),
+                               evidence=f"below-threshold:{nearest.exemplar_id}")
+        return max(candidates, key=lambda c: (c[0], c[1]))[2]

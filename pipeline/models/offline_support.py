@@ -1,0 +1,84 @@
+"""`OfflineSupportLlm`: the deterministic support agent model that needs no network and no key.
+
+Each call re-reads the request (latest customer message, this turn's tool results, the memory
+block), recognises the intent and either emits ADK function calls or the final answer. Every
+response carries its decision (intent, score, evidence) in `custom_metadata["decision"]` and an
+approximate `usage_metadata` so token budgets apply to it like to a hosted model.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import AsyncGenerator
+from typing import Any
+
+from google.adk.models._capabilities import LlmCapabilities
+from google.adk.models.base_llm import BaseLlm
+from google.adk.models.llm_request import LlmRequest
+from google.adk.models.llm_response import LlmResponse
+from google.genai import types
+from pydantic import PrivateAttr
+from typing_extensions import override
+
+from pipeline.models import answers
+from pipeline.models.exemplars import TextEmbedder
+from pipeline.models.extract import find_order_ids
+from pipeline.models.intents import IntentMatch, IntentRecognizer
+from pipeline.models.planner import Step, next_step
+from pipeline.models.turn import model_response, read_turn
+
+#: A turn re-plans after every tool result; remembering the last messages' intents spares
+#: re-embedding the same message two or three times per turn.
+_INTENT_CACHE_SIZE = 256
+
+
+class OfflineSupportLlm(BaseLlm):
+    model: str = "offline"
+    recognizer: IntentRecognizer
+    _intents: OrderedDict[str, IntentMatch] = PrivateAttr(default_factory=OrderedDict)
+
+    @classmethod
+    def build(cls, embedder: TextEmbedder) -> OfflineSupportLlm:
+        return cls(recognizer=IntentRecognizer(embedder))
+
+    @property
+    @override
+    def capabilities(self) -> LlmCapabilities:
+        return LlmCapabilities(output_schema_and_tools=False)
+
+    def recognise(self, message: str) -> IntentMatch:
+        cached = self._intents.get(message)
+        if cached is None:
+            cached = self.recognizer.recognise(message)
+            # A named order with no other recognisable request ("ORD-10042?") is a status question.
+            bare = cached.evidence.startswith("below-threshold") or cached.intent == "list_orders"
+            if bare and find_order_ids(message):
+                cached = IntentMatch(intent="order_status", score=cached.score,
+                                     evidence=f"order-id+{cached.evidence}")
+            self._intents[message] = cached
+            if len(self._intents) > _INTENT_CACHE_SIZE:
+                self._intents.popitem(last=False)
+        else:
+            self._intents.move_to_end(message)
+        return cached
+
+    @override
+    async def generate_content_async(
+        self, llm_request: LlmRequest, stream: bool = False
+    ) -> AsyncGenerator[LlmResponse, None]:
+        view = read_turn(llm_request)
+        match = self.recognise(view.message)
+        notes = [m for m in view.memories if self.recognizer.keyword_hit("delivery_instruction", m)]
+        step = next_step(match.intent, view, notes)
+        missing = sorted({c.name for c in step.calls} - view.tools)
+        if missing:
+            step = Step(answer=answers.unsupported())
+        decision: dict[str, Any] = {
+            "role": "agent", "intent": match.intent, "score": match.score, "evidence": match.evidence,
+            "step": "call" if step.calls else "answer",
+        }
+        if missing:
+            decision["missing_tools"] = missing
+        parts = [types.Part(function_call=types.FunctionCall(name=c.name, args=dict(c.args)))
+                 for c in step.calls] or [types.Part(text=step.answer)]
+        yield model_response(llm_request, parts, decision)

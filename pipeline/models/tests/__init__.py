@@ -1,0 +1,1 @@
+"""Tests of the desk models (offline models, hosted adapters, factory)."""
