@@ -1,0 +1,66 @@
+"""The Security Judge's decision: pattern tier, then fast path, then the model tier.
+
+Reasons are built from rule metadata only, and a model's reason that quotes the message is
+replaced, so a verdict never echoes the customer's text back.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from guards.judge.decoders import DecodeLimits, variants
+from guards.judge.rules import RuleSet
+from guards.schema import Verdict
+
+#: A model reason sharing this many consecutive characters with the message counts as an echo.
+ECHO_CHARS = 24
+_MODEL_BLOCK_REASON = "The message was judged unsafe by the security model."
+_MODEL_ALLOW_REASON = "The message was judged safe by the security model."
+
+
+class ModelTier(Protocol):
+    """The last tier: decides messages the rules neither block nor fast-path."""
+
+    async def judge(self, text: str) -> Verdict: ...
+
+
+def _echoes(reason: str, text: str) -> bool:
+    folded, reason = " ".join(text.lower().split()), " ".join(reason.lower().split())
+    if len(folded) < ECHO_CHARS:
+        return bool(folded) and folded in reason
+    return any(folded[i : i + ECHO_CHARS] in reason for i in range(len(folded) - ECHO_CHARS + 1))
+
+
+class JudgeEngine:
+    def __init__(self, rules: RuleSet, model_tier: ModelTier, limits: DecodeLimits | None = None) -> None:
+        self._rules = rules
+        self._model = model_tier
+        self._limits = limits or DecodeLimits()
+
+    def decide_rules(self, text: str) -> Verdict | None:
+        """Pattern tier then fast path; None means only the model can decide."""
+        views = variants(text, self._limits)
+        hits = self._rules.matches(views)
+        if hits:
+            labels = list(dict.fromkeys(self._rules.categories[rule.category] for rule in hits))
+            return Verdict(
+                verdict="block",
+                reason=f"The message {'; it '.join(labels)}.",
+                rules=[rule.id for rule in hits],
+                tier="pattern",
+            )
+        fast = self._rules.fast_path
+        if fast.allows(views):
+            return Verdict(verdict="allow", reason=f"Allowed: {fast.description}.", rules=[fast.id],
+                           tier="fast_path")
+        return None
+
+    async def decide(self, text: str) -> Verdict:
+        decided = self.decide_rules(text)
+        if decided is not None:
+            return decided
+        verdict = await self._model.judge(text)
+        if _echoes(verdict.reason, text):
+            reason = _MODEL_BLOCK_REASON if verdict.verdict == "block" else _MODEL_ALLOW_REASON
+            verdict = verdict.model_copy(update={"reason": reason})
+        return verdict

@@ -1,0 +1,113 @@
+"""The Judge's rule data (`rules.yaml`): validated on load, compiled once, matched on the hot path."""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from pipeline.errors import ConfigError
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, ignored_types=(cached_property,))
+
+
+def _compile(patterns: list[str]) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in patterns), re.MULTILINE)
+
+
+class Rule(_Frozen):
+    id: str = Field(pattern=r"^[a-z]+\.[a-z_]+$")
+    category: str
+    description: str
+    triggers: list[str] = Field(min_length=1)
+    patterns: list[str] = Field(min_length=1)
+    examples: list[str] = Field(min_length=1)
+    counter_examples: list[str] = Field(default_factory=list)
+
+    @cached_property
+    def regex(self) -> re.Pattern[str]:
+        return _compile(self.patterns)
+
+    def triggered(self, text: str) -> bool:
+        return any(trigger in text for trigger in self.triggers)
+
+    def hit(self, text: str) -> bool:
+        return self.triggered(text) and self.regex.search(text) is not None
+
+
+class FastPath(_Frozen):
+    """Ordinary shop questions the Judge allows without a model: shop-shaped and nothing odd."""
+
+    id: str
+    description: str
+    max_chars: int = Field(gt=0)
+    charset: str
+    require: list[str] = Field(min_length=1)
+    deny: list[str] = Field(min_length=1)
+    examples: list[str] = Field(min_length=1)
+    counter_examples: list[str] = Field(default_factory=list)
+
+    @cached_property
+    def _charset(self) -> re.Pattern[str]:
+        return re.compile(self.charset)
+
+    @cached_property
+    def _require(self) -> re.Pattern[str]:
+        return _compile(self.require)
+
+    @cached_property
+    def _deny(self) -> re.Pattern[str]:
+        return _compile(self.deny)
+
+    def allows(self, variants: list[str]) -> bool:
+        """`variants[0]` is the lower-cased message; any decoded view at all is already odd."""
+        text = variants[0]
+        return (
+            len(variants) == 1
+            and len(text) <= self.max_chars
+            and self._charset.match(text) is not None
+            and self._require.search(text) is not None
+            and self._deny.search(text) is None
+        )
+
+
+class RuleSet(_Frozen):
+    categories: dict[str, str] = Field(min_length=1)
+    rules: list[Rule] = Field(min_length=1)
+    fast_path: FastPath
+
+    @model_validator(mode="after")
+    def _consistent(self) -> RuleSet:
+        ids = [rule.id for rule in self.rules] + [self.fast_path.id]
+        if len(ids) != len(set(ids)):
+            raise ValueError("rule ids must be unique")
+        unknown = {rule.category for rule in self.rules} - set(self.categories)
+        if unknown:
+            raise ValueError(f"rules use undeclared categories {sorted(unknown)}")
+        return self
+
+    def matches(self, variants: list[str]) -> list[Rule]:
+        """Rules matched by any variant, in file order."""
+        return [rule for rule in self.rules if any(rule.hit(text) for text in variants)]
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> RuleSet:
+        """Load and validate `path`, by default the packaged `guards/judge/rules.yaml`."""
+        try:
+            if path is None:
+                raw = resources.files("guards.judge").joinpath("rules.yaml").read_text(encoding="utf-8")
+            else:
+                raw = path.read_text(encoding="utf-8")
+            ruleset = cls.model_validate(yaml.safe_load(raw))
+            for rule in ruleset.rules:
+                if rule.regex.groups:
+                    raise ValueError(f"rule {rule.id}: only (?:...) groups, its patterns are joined")
+        except (OSError, yaml.YAMLError, ValueError, re.error) as exc:
+            raise ConfigError(f"judge rules {path or 'rules.yaml'} are invalid: {exc}") from exc
+        return ruleset
