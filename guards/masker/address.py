@@ -1,0 +1,89 @@
+"""Street addresses: a house number and a street name held together by a street-type word.
+
+Four shapes are recognised, each anchored on both a number and a street-type word from
+`address_terms.yaml`, since a capitalised name next to a number is otherwise just prose:
+  "12 Baker Street, Apt 4"   number, name, suffix (US/UK), optional unit and "City, ST 12345" tail
+  "Via Roma 131"             street-type prefix, name, number (Romance and Slavic languages)
+  "Östbygatan 14"            street-type fused into the name or following it, number (Germanic, Nordic)
+  "PO Box 12", "PSC 1234, Box 5678 APO AE 09012"   postal boxes and US military mail
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from guards.masker.base import Span, load_terms
+
+# Upper-case initial in the scripts customers write addresses in (Latin incl. extended, Greek, Cyrillic).
+_UP = "[A-ZÀ-ÖØ-ÞĀ-žΑ-ΩА-ЯЁ]"
+_WORD = rf"{_UP}[\w'’-]*"
+_ORDINAL = r"\d{1,3}(?:st|nd|rd|th|e|er|ª|º)"
+_CONNECTOR = r"(?:de|del|della|di|da|do|dos|das|du|des|la|le|les|el|van|von|der|den|ten|of|the|y|e)"
+_NAME_WORD = rf"(?:{_WORD}|{_ORDINAL}|{_CONNECTOR})"
+# Inside a street name an abbreviation may keep its dot ("St. James Place", "Mt. Vernon Ave").
+_ABBR_NAME_WORD = rf"(?:{_WORD}\.?|{_ORDINAL}|{_CONNECTOR})"
+_DIRECTION = r"(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\.?"
+_HOUSE = r"\d{1,6}[A-Za-z]?(?:[-/]\d{1,4}[A-Za-z]?)?"
+_SP = r"[ \t\u00a0]+"
+# A number followed by one of these is a quantity or a duration, not a house number.
+_NOT_HOUSE = (
+    r"(?![ \t]*(?i:days?|weeks?|months?|hours?|minutes?|items?|pcs|pieces|units|times|kg|lbs?|%|x)(?!\w))"
+)
+_US_TAIL = rf"(?:,[ \t]*{_WORD}(?:[ \t]{_WORD}){{0,2}},?[ \t]+[A-Z]{{2}}[ \t]+\d{{5}}(?:-\d{{4}})?(?!\w))"
+_UK_TAIL = rf"(?:,[ \t]*{_WORD}(?:[ \t]{_WORD}){{0,2}},?[ \t]+[A-Z]{{1,2}}\d[A-Z\d]?[ \t]?\d[A-Z]{{2}}(?!\w))"
+_MILITARY_TAIL = r"(?:\s+[AFD]PO[ \t]+A[AEP][ \t]+\d{5}(?!\d))"
+
+
+def _alternation(words: Iterable[str]) -> str:
+    """Longest first, so "street" is tried before "st". A term listed with a final "." needs it
+    ("ul.", "u.": too short to stand alone); any other term may be followed by an optional ".".
+    """
+    terms = sorted(set(words), key=len, reverse=True)
+    return "|".join(re.escape(w) if w.endswith(".") else rf"{re.escape(w)}\.?" for w in terms)
+
+
+class AddressDetector:
+    type = "ADDRESS"
+
+    def __init__(self) -> None:
+        terms = load_terms("address_terms.yaml")
+        suffix = rf"(?i:{_alternation(terms['suffixes'])})"
+        unit = rf"(?:,?\s*(?i:{_alternation(terms['units'])})[ \t]*#?(?:\d[\w-]{{0,5}}|[A-Z])(?!\w))"
+        prefix = rf"(?:{_alternation(terms['prefixes'])}|(?i:{_alternation(terms['prefix_abbreviations'])}))"
+        fused = rf"(?i:{_alternation(terms['compound_endings'])})"
+        trailing = rf"(?i:{_alternation(terms['trailing_words'])})"
+        plain_suffix = rf"(?i:{_alternation(terms['plain_suffixes'])})"
+        house_after = rf",?{_SP}{_HOUSE}(?!\w){_NOT_HOUSE}"
+        self._patterns = [
+            re.compile(
+                rf"(?<![\w.,/-]){_HOUSE}{_NOT_HOUSE},?{_SP}(?:{_DIRECTION}{_SP})?(?:{_WORD}\.?|{_ORDINAL})"
+                rf"(?:{_SP}{_ABBR_NAME_WORD}){{0,3}}?{_SP}{suffix}(?!\w)(?:{_SP}{_DIRECTION}(?!\w))?"
+                rf"{unit}?(?:{_US_TAIL}|{_UK_TAIL})?"
+            ),
+            # Customers often type in lower case; one plain word before an unambiguous suffix is enough.
+            re.compile(
+                rf"(?<![\w.,/-]){_HOUSE}{_NOT_HOUSE}{_SP}[^\W\d_]{{2,}}{_SP}{plain_suffix}(?!\w){unit}?"
+            ),
+            re.compile(
+                rf"(?<!\w){prefix}{_SP}(?:{_NAME_WORD}{_SP}){{0,3}}?(?:{_WORD}|{_ORDINAL}){house_after}{unit}?"
+            ),
+            re.compile(
+                rf"(?<![\w.,/-]){_HOUSE},?{_SP}(?i:{_alternation(terms['prefixes'])}){_SP}"
+                rf"(?:{_NAME_WORD}{_SP}){{0,3}}{_WORD}(?!\w){unit}?"
+            ),
+            re.compile(
+                rf"(?<!\w)(?:{_UP}[\w'’-]{{2,}}?{fused}|{_WORD}(?:{_SP}{_WORD})?{_SP}{trailing})"
+                rf"{house_after}\.?{unit}?"
+            ),
+            re.compile(
+                rf"(?<!\w)(?:(?i:p\.?[ \t]?o\.?|post[ \t]office)[ \t]?(?i:box){_SP}\d{{1,6}}"
+                rf"|(?:PSC|CMR|Unit){_SP}\d{{1,5}},?{_SP}Box{_SP}\d{{1,5}}{_MILITARY_TAIL}?"
+                rf"|(?:USS|USNS|USNV|USCGC){_SP}{_WORD}(?:{_SP}{_WORD})?{_MILITARY_TAIL})(?!\w)"
+            ),
+        ]
+
+    def find(self, text: str) -> list[Span]:
+        return [
+            Span(self.type, m.start(), m.end()) for pattern in self._patterns for m in pattern.finditer(text)
+        ]

@@ -1,0 +1,111 @@
+"""Identifiers that carry their own proof: card numbers (Luhn), IBANs (mod 97), US SSNs (issuance rules).
+
+A candidate regex finds digit groups; python-stdnum decides. A run of groups may be followed by an
+unrelated group ("4111 1111 1111 1111 2024"), so a failed candidate is retried without its trailing
+groups before it is dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from stdnum import iban, luhn
+from stdnum.exceptions import ValidationError
+from stdnum.us import ssn
+
+from guards.masker.base import Span, keyword_pattern, load_terms, mentions
+
+_CONTEXT_WINDOW = 30
+
+
+def _prefixes(candidate: str, separators: str) -> Iterator[str]:
+    """`candidate`, then each shorter prefix that ends where a group ends, longest first."""
+    yield candidate
+    for i in range(len(candidate) - 1, 0, -1):
+        if candidate[i] in separators and candidate[i - 1] not in separators:
+            yield candidate[:i]
+
+
+class CardDetector:
+    """13–19 digit card numbers passing Luhn; 12 digits (short Maestro) only after a card word."""
+
+    type = "CARD"
+
+    def __init__(self) -> None:
+        self._candidate = re.compile(r"(?<![\w.,/#+-])\d(?:[ -]?\d){11,18}(?!\w|[.,/-]\d)")
+        words = load_terms("context_words.yaml")
+        self._card_words = keyword_pattern(words["card"])
+        self._other_words = keyword_pattern(words["not_card"])
+
+    def find(self, text: str) -> list[Span]:
+        spans = []
+        for match in self._candidate.finditer(text):
+            start = match.start()
+            card_context = mentions(self._card_words, text, start, _CONTEXT_WINDOW)
+            if not card_context and mentions(self._other_words, text, start, _CONTEXT_WINDOW):
+                continue
+            for prefix in _prefixes(match.group(), " -"):
+                if self._is_card(prefix, card_context):
+                    spans.append(Span(self.type, start, start + len(prefix)))
+                    break
+        return spans
+
+    @staticmethod
+    def _is_card(candidate: str, card_context: bool) -> bool:
+        groups = re.split(r"[ -]", candidate)
+        if len(groups) > 1 and (len(set(re.findall(r"[ -]", candidate))) > 1 or min(map(len, groups)) < 3):
+            return False  # cards are written in groups of 3–6 with one kind of separator
+        digits = "".join(groups)
+        shortest = 12 if card_context else 13
+        return shortest <= len(digits) <= 19 and len(set(digits)) > 1 and luhn.is_valid(digits)
+
+
+class IbanDetector:
+    """IBANs, compact or in spaced groups, any case; stdnum checks country length, BBAN shape and mod 97."""
+
+    type = "IBAN"
+
+    def __init__(self) -> None:
+        self._candidate = re.compile(
+            r"(?<![\w-])[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]{4}){2,7}(?:[ -]?[A-Z0-9]{1,3})?(?!\w)", re.IGNORECASE
+        )
+
+    def find(self, text: str) -> list[Span]:
+        spans = []
+        for match in self._candidate.finditer(text):
+            for prefix in _prefixes(match.group(), " -"):
+                if iban.is_valid(prefix):
+                    spans.append(Span(self.type, match.start(), match.start() + len(prefix)))
+                    break
+        return spans
+
+
+class SsnDetector:
+    """US SSNs written AAA-GG-SSSS (or with spaces); nine bare digits only after an SSN word."""
+
+    type = "SSN"
+
+    def __init__(self) -> None:
+        self._grouped = re.compile(r"(?<![\w.-])\d{3}([- ])\d{2}\1\d{4}(?![\w-]|[.,]\d)")
+        self._bare = re.compile(r"(?<![\w.-])\d{9}(?![\w-]|[.,]\d)")
+        self._ssn_words = keyword_pattern(load_terms("context_words.yaml")["ssn"])
+
+    def find(self, text: str) -> list[Span]:
+        spans = [
+            Span(self.type, m.start(), m.end()) for m in self._grouped.finditer(text) if self._valid(m[0])
+        ]
+        spans += [
+            Span(self.type, m.start(), m.end())
+            for m in self._bare.finditer(text)
+            if mentions(self._ssn_words, text, m.start(), _CONTEXT_WINDOW) and self._valid(m[0])
+        ]
+        return spans
+
+    @staticmethod
+    def _valid(candidate: str) -> bool:
+        try:
+            ssn.validate(candidate.replace(" ", "-"))
+        except ValidationError:
+            return False
+        return True
