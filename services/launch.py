@@ -6,6 +6,7 @@ start services before their own event loop matters, and a blocking wait keeps th
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -20,6 +21,7 @@ from typing import Literal
 import httpx
 from pydantic import SecretStr
 from pydantic.fields import FieldInfo
+from pydantic_settings import NoDecode
 
 from pipeline.errors import GuardUnavailable
 from pipeline.settings import Settings
@@ -49,13 +51,16 @@ def _env_name(name: str, info: FieldInfo) -> str:
     return str(alias or name).upper()
 
 
-def _env_value(value: object) -> str:
+def _env_value(value: object, info: FieldInfo) -> str:
     if isinstance(value, SecretStr):
         return value.get_secret_value()
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, tuple | list):
-        return ",".join(str(item) for item in value)
+        # pydantic-settings reads collections as JSON unless the field opts out with NoDecode.
+        if NoDecode in info.metadata:
+            return ",".join(str(item) for item in value)
+        return json.dumps(list(value))
     return str(value)
 
 
@@ -71,7 +76,7 @@ def service_environment(settings: Settings, base: Mapping[str, str]) -> dict[str
     for name, info in fields.items():
         value = getattr(settings, name)
         if value is not None:
-            env[_env_name(name, info)] = _env_value(value)
+            env[_env_name(name, info)] = _env_value(value, info)
     return env
 
 
