@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from contextlib import asynccontextmanager
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
 
 import asyncpg
 
@@ -14,7 +15,7 @@ from pipeline.settings import Settings
 DB_FAILURES = (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError)
 
 
-def connect_kwargs(settings: Settings, *, role: str = "app", database: str | None = None) -> dict[str, object]:
+def connect_kwargs(settings: Settings, *, role: str = "app", database: str | None = None) -> dict[str, Any]:
     users = {
         "app": (settings.postgres_user, settings.postgres_password),
         "reader": (settings.postgres_reader_user, settings.postgres_reader_password),
@@ -36,7 +37,7 @@ def connect_kwargs(settings: Settings, *, role: str = "app", database: str | Non
 async def connection(settings: Settings, *, role: str = "app", database: str | None = None
                      ) -> AsyncIterator[asyncpg.Connection]:
     try:
-        conn = await asyncpg.connect(**connect_kwargs(settings, role=role, database=database))  # type: ignore[arg-type]
+        conn = await asyncpg.connect(**connect_kwargs(settings, role=role, database=database))
     except DB_FAILURES as exc:
         raise DatabaseError(f"cannot connect to PostgreSQL at {settings.pg_host}:{settings.postgres_port} "
                             f"as {role}: {exc}") from exc
@@ -48,7 +49,7 @@ async def connection(settings: Settings, *, role: str = "app", database: str | N
 
 async def create_pool(settings: Settings, *, min_size: int = 1, max_size: int = 10) -> asyncpg.Pool:
     try:
-        return await asyncpg.create_pool(min_size=min_size, max_size=max_size,  # type: ignore[arg-type]
+        return await asyncpg.create_pool(min_size=min_size, max_size=max_size,
                                          **connect_kwargs(settings))
     except DB_FAILURES as exc:
         raise DatabaseError(f"cannot open a pool to PostgreSQL: {exc}") from exc

@@ -40,7 +40,8 @@ def role_specs(settings: Settings) -> list[RoleSpec]:
 
 async def _execute_formatted(conn: asyncpg.Connection, template: str, *args: str) -> None:
     # Utility statements take no bind parameters; let the server quote identifiers and literals.
-    statement = await conn.fetchval(f"SELECT format({template!r}, {', '.join(f'${i + 1}::text' for i in range(len(args)))})", *args)
+    placeholders = ", ".join(f"${i + 1}::text" for i in range(len(args)))
+    statement = await conn.fetchval(f"SELECT format({template!r}, {placeholders})", *args)
     await conn.execute(statement)
 
 

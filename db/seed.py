@@ -6,6 +6,7 @@ hash no longer verifies.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from dataclasses import dataclass
@@ -38,7 +39,7 @@ def demo_orders(data: dict) -> list[dict]:
     statuses = data["statuses"]
     number = data["first_order_number"]
     orders = []
-    for customer in data["customers"]:
+    for index, customer in enumerate(data["customers"]):
         for k in range(data["orders_per_customer"]):
             picks = rng.sample(data["catalogue"], rng.randint(1, 3))
             items = [{"name": p["name"], "qty": rng.randint(1, 2), "price": p["price"]} for p in picks]
@@ -47,7 +48,7 @@ def demo_orders(data: dict) -> list[dict]:
                 "order_id": f"ORD-{number}",
                 "customer_email": customer["email"],
                 "delivery_address": customer["address"],
-                "status": statuses[(k + len(orders)) % len(statuses)],
+                "status": statuses[(k + index) % len(statuses)],
                 "items": items,
                 "order_date": SEED_EPOCH - timedelta(days=3 * k + rng.randint(0, 2), hours=rng.randint(0, 23)),
                 "total_amount": total.quantize(Decimal("0.01")),
@@ -60,7 +61,7 @@ async def seed(settings: Settings, seed_file: Path = SEED_FILE) -> SeedSummary:
     if settings.supportdesk_demo_password is None:
         raise ConfigError("SUPPORTDESK_DEMO_PASSWORD is required to seed demo customers")
     password = settings.supportdesk_demo_password.get_secret_value()
-    data = yaml.safe_load(seed_file.read_text(encoding="utf-8"))
+    data = yaml.safe_load(await asyncio.to_thread(seed_file.read_text, encoding="utf-8"))
     hasher = PasswordHasher()
     orders = demo_orders(data)
     async with connection(settings) as conn, conn.transaction():

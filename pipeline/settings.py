@@ -62,7 +62,8 @@ class Settings(BaseSettings):
     guard_token: SecretStr | None = Field(None, description="Optional shared bearer token pipeline <-> guards")
     guard_max_body_bytes: int = Field(65536, gt=0, description="Largest JSON-RPC request a guard accepts, bytes")
     masker_types: tuple[str, ...] = Field(MASKABLE_TYPES, description="PII types the Masker replaces")
-    judge_model_threshold: float = Field(0.62, description="Offline judge model: attack similarity that blocks (cosine)")
+    judge_model_threshold: float = Field(
+        0.62, description="Offline judge model: attack similarity that blocks (cosine)")
 
     # --- Sanitizer ---
     max_message_chars: int = Field(2000, gt=0, description="Longest customer message, characters")

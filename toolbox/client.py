@@ -12,8 +12,8 @@ from typing import Any
 
 import aiohttp
 from toolbox_core import ToolboxClient
-from toolbox_core.tool import ToolboxTool
 from toolbox_core.protocol import ParameterSchema
+from toolbox_core.tool import ToolboxTool
 
 from pipeline.errors import ToolboxError, ToolboxUnavailable
 from toolbox.results import ToolResult, parse_result

@@ -1,0 +1,6 @@
+"""Test-wide fixtures: each package contributes its own real-service fixtures as a plugin."""
+
+pytest_plugins = [
+    "db.tests.fixtures",
+    "toolbox.tests.fixtures",
+]
