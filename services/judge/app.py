@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from guards.judge.model_tier import LlmJudgeTier
 from pipeline.models.factory import build_llm
 from starlette.applications import Starlette
 
 from guards.judge import JudgeEngine, RuleSet
+from guards.judge.model_tier import LlmJudgeTier
 from pipeline.embedding import Embedder
 from pipeline.settings import Settings
 from services.common import GuardSpec, build_guard_app

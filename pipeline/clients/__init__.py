@@ -1,0 +1,7 @@
+"""Pipeline-side clients of the guard services (A2A JSON-RPC, fail closed)."""
+
+from pipeline.clients.channel import GuardChannel, GuardClient
+from pipeline.clients.judge import JudgeClient
+from pipeline.clients.masker import MaskerClient
+
+__all__ = ["GuardChannel", "GuardClient", "JudgeClient", "MaskerClient"]

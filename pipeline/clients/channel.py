@@ -1,0 +1,139 @@
+"""One A2A JSON-RPC `SendMessage` call to a guard service, failing closed.
+
+Raw JSON-RPC over one pooled `httpx.AsyncClient`, with the wire format built and read by the
+SDK's own protocol types. Not the SDK's `Client`: that one must fetch the agent card before its
+first call (an async constructor), wraps errors we would map anyway, and its extra layers cost
+~0.5 ms per call on this machine (see `evals/benchmarks/bench_guards.py`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import uuid
+from types import TracebackType
+from typing import Any, Literal, Self, TypeVar
+
+import httpx
+from a2a.types.a2a_pb2 import Message, Part, Role, SendMessageRequest, SendMessageResponse
+from a2a.utils.constants import PROTOCOL_VERSION_1_0, VERSION_HEADER
+from google.protobuf.json_format import MessageToDict, ParseDict, ParseError
+from pydantic import BaseModel, SecretStr, ValidationError
+
+from pipeline.errors import GuardProtocolError, GuardTimeout, GuardUnavailable
+from pipeline.settings import Settings
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+#: Shorter than uvicorn's 5 s keep-alive, so the pool never reuses a connection the guard closed.
+KEEPALIVE_EXPIRY_S = 2.0
+
+
+class GuardChannel:
+    """Sends one text to the guard at `url` and returns its data part validated as `reply_model`.
+
+    `http` is shared or owned: a given client is left open by `aclose()`. Timeouts are passed on
+    every request, so an injected client's own defaults never apply.
+    """
+
+    def __init__(
+        self,
+        guard: str,
+        url: str,
+        *,
+        connect_timeout_s: float,
+        read_timeout_s: float,
+        token: SecretStr | None = None,
+        http: httpx.AsyncClient | None = None,
+    ) -> None:
+        self.guard = guard
+        self._url = url.rstrip("/") + "/"
+        self._timeout = httpx.Timeout(read_timeout_s, connect=connect_timeout_s, pool=connect_timeout_s)
+        # httpx's timeouts bound each phase; this bounds the whole call against a trickling reply.
+        self._deadline_s = connect_timeout_s + read_timeout_s
+        self._headers = {VERSION_HEADER: PROTOCOL_VERSION_1_0}
+        if token is not None:
+            self._headers["Authorization"] = f"Bearer {token.get_secret_value()}"
+        self._owns_http = http is None
+        self._http = http or httpx.AsyncClient(
+            trust_env=False, limits=httpx.Limits(keepalive_expiry=KEEPALIVE_EXPIRY_S)
+        )
+        self._ids = itertools.count(1)
+
+    async def send(self, text: str, reply_model: type[ModelT]) -> ModelT:
+        request_id = next(self._ids)
+        message = Message(message_id=uuid.uuid4().hex, role=Role.ROLE_USER, parts=[Part(text=text)])
+        body = {"jsonrpc": "2.0", "id": request_id, "method": "SendMessage",
+                "params": MessageToDict(SendMessageRequest(message=message))}
+        try:
+            async with asyncio.timeout(self._deadline_s):
+                response = await self._http.post(self._url, json=body, headers=self._headers,
+                                                 timeout=self._timeout)
+        except (TimeoutError, httpx.TimeoutException) as exc:
+            raise GuardTimeout(f"{self.guard} at {self._url}: no answer in time ({exc!r})",
+                               guard=self.guard) from exc
+        except httpx.HTTPError as exc:
+            raise GuardUnavailable(f"{self.guard} at {self._url}: {exc!r}", guard=self.guard) from exc
+        if not response.is_success:
+            raise GuardUnavailable(f"{self.guard} at {self._url} answered HTTP {response.status_code}",
+                                   guard=self.guard)
+        data = self._data_part(response, request_id)
+        try:
+            return reply_model.model_validate(data)
+        except ValidationError as exc:
+            raise self._protocol(f"the data part is not a {reply_model.__name__}: {exc.errors()!r}") from exc
+
+    def _data_part(self, response: httpx.Response, request_id: int) -> Any:
+        try:
+            payload = response.json()
+        except ValueError as exc:
+            raise self._protocol("the reply is not JSON") from exc
+        answered = isinstance(payload, dict) and payload.get("jsonrpc") == "2.0"
+        if not answered or payload.get("id") != request_id:
+            raise self._protocol("the reply is not a JSON-RPC response to our request")
+        if "error" in payload:
+            error = payload["error"] if isinstance(payload["error"], dict) else {}
+            raise self._protocol(f"JSON-RPC error {error.get('code')}: {error.get('message')}")
+        try:
+            reply = ParseDict(payload.get("result"), SendMessageResponse(), ignore_unknown_fields=True)
+        except (ParseError, TypeError, AttributeError) as exc:
+            raise self._protocol("the result is not a SendMessage response") from exc
+        parts = [part for part in reply.message.parts if part.HasField("data")]
+        if not reply.HasField("message") or len(parts) != 1:
+            raise self._protocol("the reply is not one message with one data part")
+        return MessageToDict(parts[0].data)
+
+    def _protocol(self, what: str) -> GuardProtocolError:
+        return GuardProtocolError(f"{self.guard} at {self._url}: {what}", guard=self.guard)
+
+    async def aclose(self) -> None:
+        if self._owns_http:
+            await self._http.aclose()
+
+
+class GuardClient:
+    """Base of `JudgeClient`/`MaskerClient`: one channel built from settings; an async context."""
+
+    guard: Literal["judge", "masker"]
+
+    def __init__(self, settings: Settings, *, http: httpx.AsyncClient | None = None) -> None:
+        judge = self.guard == "judge"
+        self._channel = GuardChannel(
+            self.guard,
+            settings.judge_url if judge else settings.masker_url,
+            connect_timeout_s=settings.guard_connect_timeout_s,
+            read_timeout_s=settings.judge_timeout_s if judge else settings.masker_timeout_s,
+            token=settings.guard_token,
+            http=http,
+        )
+
+    async def aclose(self) -> None:
+        await self._channel.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()

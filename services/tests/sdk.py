@@ -1,0 +1,56 @@
+"""a2a-sdk's own client, as a third-party A2A caller of our guards would use it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx
+from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
+from a2a.helpers import get_data_parts
+from a2a.types.a2a_pb2 import AgentCard, Message, Part, Role, SendMessageRequest
+from a2a.utils.constants import AGENT_CARD_WELL_KNOWN_PATH
+
+
+class RecordingHttp(httpx.AsyncClient):
+    """An httpx client that remembers the JSON-RPC method of every POST it sends."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(event_hooks={"request": [self._record]}, trust_env=False, **kwargs)
+        self.methods: list[str] = []
+
+    async def _record(self, request: httpx.Request) -> None:
+        if request.method == "POST":
+            self.methods.append(json.loads(request.content)["method"])
+
+
+@asynccontextmanager
+async def sdk_http(headers: dict[str, str] | None = None) -> AsyncIterator[RecordingHttp]:
+    async with RecordingHttp(headers=headers or {}, timeout=10.0) as http:
+        yield http
+
+
+async def fetch_card(http: httpx.AsyncClient, url: str, path: str = AGENT_CARD_WELL_KNOWN_PATH) -> AgentCard:
+    return await A2ACardResolver(http, url).get_agent_card(relative_card_path=path)
+
+
+def only_version(card: AgentCard, version: str) -> AgentCard:
+    """The card as a client that speaks only protocol `version` would use it."""
+    narrowed = AgentCard()
+    narrowed.CopyFrom(card)
+    del narrowed.supported_interfaces[:]
+    narrowed.supported_interfaces.extend(i for i in card.supported_interfaces if i.protocol_version == version)
+    return narrowed
+
+
+async def sdk_send(http: httpx.AsyncClient, card: AgentCard, text: str) -> list[Any]:
+    """Send `text` with the SDK's client; return the reply's data parts."""
+    client = ClientFactory(ClientConfig(streaming=False, httpx_client=http)).create(card)
+    request = SendMessageRequest(
+        message=Message(message_id="test-message", role=Role.ROLE_USER, parts=[Part(text=text)])
+    )
+    replies = [reply async for reply in client.send_message(request)]
+    assert len(replies) == 1 and replies[0].HasField("message"), replies
+    return get_data_parts(replies[0].message.parts)
