@@ -1,3 +1,5 @@
+"""Session fixture `embedder`, for any package's tests (pytest plugin: pipeline.embedding.tests.fixtures)."""
+
 from __future__ import annotations
 
 import pytest

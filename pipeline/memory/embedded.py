@@ -1,0 +1,107 @@
+"""Embedded backend: Mem0's open-source `Memory` on pgvector in the desk's PostgreSQL.
+
+Mem0's API is synchronous; each recall or save is one `asyncio.to_thread` hop (its
+`AsyncMemory` would make one hop per internal step on the same synchronous pgvector store).
+The score we report is the pure cosine similarity (`score_details.semantic_score`): Mem0's own
+ranking score mixes in a keyword score only when some memory happens to share every query word,
+so its scale changes from query to query and no fixed cut-off could apply to it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from typing import TYPE_CHECKING, Any
+
+from psycopg.conninfo import make_conninfo
+
+from pipeline.embedding import Embedder
+from pipeline.memory.mem0_env import prepare_mem0
+from pipeline.memory.models import Memory, SaveResult
+from pipeline.memory.store import GuardedStore
+from pipeline.settings import Settings
+
+if TYPE_CHECKING:
+    from mem0 import Memory as Mem0Memory
+
+
+def _conninfo(settings: Settings) -> str:
+    # Key/value conninfo quotes any password; Mem0's own URL builder would not.
+    timeout_ms = int(settings.memory_timeout_s * 1000)
+    return make_conninfo(
+        host=settings.pg_host, port=settings.postgres_port, dbname=settings.postgres_db,
+        user=settings.postgres_user, password=settings.postgres_password.get_secret_value(),
+        connect_timeout=max(1, int(settings.db_timeout_s)), application_name="supportdesk-memory",
+        options=f"-c statement_timeout={timeout_ms}",
+    )
+
+
+def open_mem0(settings: Settings, embedder: Embedder) -> Mem0Memory:
+    """A Mem0 `Memory` on the desk's PostgreSQL with the local embedder and no LLM."""
+    state_dir = prepare_mem0(settings.mem0_dir)
+    from mem0 import Memory as Mem0Memory
+    from mem0.configs.base import MemoryConfig
+    from mem0.vector_stores.configs import VectorStoreConfig
+
+    from pipeline.memory import mem0_plugins
+
+    mem0_plugins.register()
+    config = MemoryConfig(
+        vector_store=VectorStoreConfig(provider="pgvector", config={
+            "connection_string": _conninfo(settings),
+            "collection_name": settings.memory_collection,
+            "embedding_model_dims": embedder.dims,
+            # Exact search: an HNSW scan filters by customer only after picking its nearest
+            # candidates among all customers, so a customer's memories could be missed.
+            "hnsw": False,
+            "minconn": 1,
+            "maxconn": 4,
+        }),
+        embedder=mem0_plugins.embedder_config(embedder),
+        llm=mem0_plugins.llm_config(),
+        history_db_path=str(state_dir / "history.db"),
+    )
+    return Mem0Memory(config)
+
+
+class EmbeddedMemoryStore(GuardedStore):
+    def __init__(self, memory: Mem0Memory, *, min_score: float, max_chars: int, top_k: int,
+                 timeout_s: float) -> None:
+        super().__init__(min_score=min_score, max_chars=max_chars, top_k=top_k, timeout_s=timeout_s)
+        self._memory = memory
+
+    @classmethod
+    def from_settings(cls, settings: Settings, *, embedder: Embedder) -> EmbeddedMemoryStore:
+        return cls(open_mem0(settings, embedder), min_score=settings.t_mem_minscore,
+                   max_chars=settings.t_mem_maxchars, top_k=settings.memory_top_k,
+                   timeout_s=settings.memory_timeout_s)
+
+    async def _search(self, *, user_id: str, query: str, top_k: int) -> list[Memory]:
+        found = await asyncio.to_thread(
+            self._memory.search, query, top_k=top_k, filters={"user_id": user_id}, threshold=0.0, explain=True
+        )
+        return [Memory(id=item["id"], text=item["memory"], score=item["score_details"]["semantic_score"])
+                for item in found["results"]]
+
+    async def _add(self, *, user_id: str, text: str) -> SaveResult:
+        return await asyncio.to_thread(self._add_sync, user_id, text)
+
+    def _add_sync(self, user_id: str, text: str) -> SaveResult:
+        # Mem0 keeps an md5 of each memory's text in its payload: the same instruction said
+        # twice is stored once, or every later recall would repeat it.
+        content_hash = hashlib.md5(text.encode(), usedforsecurity=False).hexdigest()
+        same: Any = self._memory.vector_store.list(filters={"user_id": user_id, "hash": content_hash}, top_k=1)
+        rows = same[0] if same and isinstance(same[0], list) else same
+        if rows:
+            return SaveResult(status="duplicate", memory_ids=[str(rows[0].id)])
+        # Only the customer's own message, as a user turn: with infer=False Mem0 stores every
+        # message it is handed, the assistant's included.
+        added = self._memory.add([{"role": "user", "content": text}], user_id=user_id, infer=False)
+        return SaveResult(status="stored", memory_ids=[item["id"] for item in added["results"]])
+
+    async def aclose(self) -> None:
+        await asyncio.to_thread(self._close_sync)
+
+    def _close_sync(self) -> None:
+        self._memory.close()
+        self._memory.vector_store.connection_pool.close()

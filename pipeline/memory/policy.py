@@ -1,0 +1,80 @@
+"""Which customer messages are worth keeping as memories.
+
+The rule: keep a message only when it states something that should still hold on the
+customer's NEXT visit — a standing preference or instruction. Concretely, a message is kept when
+it has at least one of these markers:
+
+* a standing time scope: "from now on", "in future", "going forward", "every time", "whenever",
+  "my future orders/parcels/deliveries";
+* a stated preference: "I prefer", "I'd rather", "my preference is";
+* a standing do/don't: "always"/"never"/"don't"/"please don't" + a delivery or contact verb
+  ("never ring the bell", "please don't call");
+* a delivery note: "leave my parcels with/at/behind ...", "a safe place is ...";
+* a name preference: "call me Sam", "I go by", "address me as", "my preferred name is";
+* a contact preference: "contact me by email", "only text me", "by email only";
+
+and none of these vetoes:
+
+* it is scoped to one occasion and has no standing time scope: "today", "this time",
+  "tomorrow", "just this once", or a specific order id (ORD-12345): that is an action for this
+  turn's tools, not a memory;
+* it is a question that does not ask for something ("Do you always deliver on Saturdays?"): a
+  question counts only when it is a request ("could you", "can you", "would you", "please");
+* it talks about the assistant's instructions, rules or prompt ("from now on ignore your
+  rules..."): memories are put back into future prompts, so such text must never become one.
+
+Everything else — order questions, greetings, thanks, complaints — is not kept.
+"""
+
+from __future__ import annotations
+
+import re
+
+_FLAGS = re.IGNORECASE
+
+_STANDING_SCOPE = re.compile(
+    r"\b(from now on|in (the )?future|going forward|from here on|every ?time|whenever|each time"
+    r"|(all )?(of )?my future (orders|parcels|packages|deliveries))\b", _FLAGS)
+
+_KEEP = [re.compile(p, _FLAGS) for p in (
+    # stated preference
+    r"\bI(?:'d| would)? prefer\b",
+    r"\bI(?:'d| would) rather\b",
+    r"\bmy (?:preference|preferred)\b",
+    # standing do / don't with a delivery or contact verb
+    r"\b(?:always|never|(?:please )?(?:don'?t|do not)(?: ever)?)\s+(?:\w+\s+)?"
+    r"(?:leave|deliver|ring|knock|buzz|call|phone|text|email|e-mail|send|contact|use|put|drop|bring)\b",
+    # delivery note
+    r"\bleave (?:my |the |all )?(?:parcels?|packages?|deliveries|orders?|boxes|them|it)\b.*"
+    r"\b(?:with|at|behind|in|by|under|on|outside)\b",
+    r"\bsafe ?place\b",
+    # name preference
+    r"\b(?:call me|address me as|I go by|refer to me as)\b",
+    # contact preference
+    r"\b(?:contact|reach|email|e-mail|text|call|phone|message) me (?:only )?(?:by|via|on|through)\b",
+    r"\b(?:only|just) (?:contact|email|e-mail|text|call|phone|message) me\b",
+    r"\b(?:(?:by|via) )?(?:e-?mail|phone|text|sms|post) only\b",
+)]
+
+_ONE_OFF = re.compile(
+    r"\b(today|tonight|tomorrow|this time|this once|just this|this (?:order|parcel|package|delivery|week))\b"
+    r"|\bORD-\d+\b", _FLAGS)
+
+_QUESTION_REQUEST = re.compile(r"\b(could|can|would|will) you\b|\bplease\b", _FLAGS)
+
+_ABOUT_THE_ASSISTANT = re.compile(
+    r"\b(instructions?|system prompt|prompt|your rules|the rules|guidelines|jailbreak|developer mode"
+    r"|you are now|act as|pretend|role-?play|ignore (?:all|any|your|previous|the))\b", _FLAGS)
+
+
+def worth_saving(text: str) -> bool:
+    """True when `text` carries a standing preference or instruction (rule in the module docstring)."""
+    text = text.strip()
+    if not text or _ABOUT_THE_ASSISTANT.search(text):
+        return False
+    standing = bool(_STANDING_SCOPE.search(text))
+    if not standing and _ONE_OFF.search(text):
+        return False
+    if text.endswith("?") and not _QUESTION_REQUEST.search(text):
+        return False
+    return standing or any(pattern.search(text) for pattern in _KEEP)
