@@ -4,7 +4,8 @@ Four shapes are recognised, each anchored on both a number and a street-type wor
 `address_terms.yaml`, since a capitalised name next to a number is otherwise just prose:
   "12 Baker Street, Apt 4"   number, name, suffix (US/UK), optional unit and "City, ST 12345" tail
   "Via Roma 131"             street-type prefix, name, number (Romance and Slavic languages)
-  "Östbygatan 14"            street-type fused into the name or following it, number (Germanic, Nordic)
+  "Östbygatan 14"            street-type fused into the name or following it, number (Germanic, Nordic,
+                             Finnish, Hungarian)
   "PO Box 12", "PSC 1234, Box 5678 APO AE 09012"   postal boxes and US military mail
 """
 
@@ -27,9 +28,7 @@ _DIRECTION = r"(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\.?"
 _HOUSE = r"\d{1,6}[A-Za-z]?(?:[-/]\d{1,4}[A-Za-z]?)?"
 _SP = r"[ \t\u00a0]+"
 # A number followed by one of these is a quantity or a duration, not a house number.
-_NOT_HOUSE = (
-    r"(?![ \t]*(?i:days?|weeks?|months?|hours?|minutes?|items?|pcs|pieces|units|times|kg|lbs?|%|x)(?!\w))"
-)
+_NOT_HOUSE = r"(?![ \t]*(?i:days?|weeks?|months?|hours?|minutes?|items?|pcs|pieces|units|times|kg|lbs?|%|x)(?!\w))"
 _US_TAIL = rf"(?:,[ \t]*{_WORD}(?:[ \t]{_WORD}){{0,2}},?[ \t]+[A-Z]{{2}}[ \t]+\d{{5}}(?:-\d{{4}})?(?!\w))"
 _UK_TAIL = rf"(?:,[ \t]*{_WORD}(?:[ \t]{_WORD}){{0,2}},?[ \t]+[A-Z]{{1,2}}\d[A-Z\d]?[ \t]?\d[A-Z]{{2}}(?!\w))"
 _MILITARY_TAIL = r"(?:\s+[AFD]PO[ \t]+A[AEP][ \t]+\d{5}(?!\d))"
@@ -51,7 +50,7 @@ class AddressDetector:
         suffix = rf"(?i:{_alternation(terms['suffixes'])})"
         unit = rf"(?:,?\s*(?i:{_alternation(terms['units'])})[ \t]*#?(?:\d[\w-]{{0,5}}|[A-Z])(?!\w))"
         prefix = rf"(?:{_alternation(terms['prefixes'])}|(?i:{_alternation(terms['prefix_abbreviations'])}))"
-        fused = rf"(?i:{_alternation(terms['compound_endings'])})"
+        self._fused_endings = tuple(w.lower() for w in terms["compound_endings"])
         trailing = rf"(?i:{_alternation(terms['trailing_words'])})"
         plain_suffix = rf"(?i:{_alternation(terms['plain_suffixes'])})"
         house_after = rf",?{_SP}{_HOUSE}(?!\w){_NOT_HOUSE}"
@@ -62,28 +61,27 @@ class AddressDetector:
                 rf"{unit}?(?:{_US_TAIL}|{_UK_TAIL})?"
             ),
             # Customers often type in lower case; one plain word before an unambiguous suffix is enough.
-            re.compile(
-                rf"(?<![\w.,/-]){_HOUSE}{_NOT_HOUSE}{_SP}[^\W\d_]{{2,}}{_SP}{plain_suffix}(?!\w){unit}?"
-            ),
-            re.compile(
-                rf"(?<!\w){prefix}{_SP}(?:{_NAME_WORD}{_SP}){{0,3}}?(?:{_WORD}|{_ORDINAL}){house_after}{unit}?"
-            ),
+            re.compile(rf"(?<![\w.,/-]){_HOUSE}{_NOT_HOUSE}{_SP}[^\W\d_]{{2,}}{_SP}{plain_suffix}(?!\w){unit}?"),
+            re.compile(rf"(?<!\w){prefix}{_SP}(?:{_NAME_WORD}{_SP}){{0,3}}?(?:{_WORD}|{_ORDINAL}){house_after}{unit}?"),
             re.compile(
                 rf"(?<![\w.,/-]){_HOUSE},?{_SP}(?i:{_alternation(terms['prefixes'])}){_SP}"
                 rf"(?:{_NAME_WORD}{_SP}){{0,3}}{_WORD}(?!\w){unit}?"
             ),
-            re.compile(
-                rf"(?<!\w)(?:{_UP}[\w'’-]{{2,}}?{fused}|{_WORD}(?:{_SP}{_WORD})?{_SP}{trailing})"
-                rf"{house_after}\.?{unit}?"
-            ),
+            re.compile(rf"(?<!\w){_WORD}(?:{_SP}{_WORD})?{_SP}{trailing}{house_after}\.?{unit}?"),
             re.compile(
                 rf"(?<!\w)(?:(?i:p\.?[ \t]?o\.?|post[ \t]office)[ \t]?(?i:box){_SP}\d{{1,6}}"
                 rf"|(?:PSC|CMR|Unit){_SP}\d{{1,5}},?{_SP}Box{_SP}\d{{1,5}}{_MILITARY_TAIL}?"
                 rf"|(?:USS|USNS|USNV|USCGC){_SP}{_WORD}(?:{_SP}{_WORD})?{_MILITARY_TAIL})(?!\w)"
             ),
         ]
+        # Fused street types are checked on the word, not by the regex: a long alternation tried at
+        # every letter of every capitalised word costs more than the rest of the masker together.
+        self._fused = re.compile(rf"(?<!\w)(?P<street>{_UP}[\w'’-]{{3,}}\.?){house_after}\.?{unit}?")
 
     def find(self, text: str) -> list[Span]:
-        return [
-            Span(self.type, m.start(), m.end()) for pattern in self._patterns for m in pattern.finditer(text)
-        ]
+        spans = [Span(self.type, m.start(), m.end()) for pattern in self._patterns for m in pattern.finditer(text)]
+        for match in self._fused.finditer(text):
+            street = match["street"].lower()
+            if street.endswith(self._fused_endings) or street.rstrip(".").endswith(self._fused_endings):
+                spans.append(Span(self.type, match.start(), match.end()))
+        return spans

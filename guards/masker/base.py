@@ -35,9 +35,7 @@ class Detector(Protocol):
 
 def load_terms(name: str) -> dict[str, list[str]]:
     """A vocabulary file shipped next to this module (lists of words keyed by their role)."""
-    terms: dict[str, list[str]] = yaml.safe_load(
-        resources.files(__package__).joinpath(name).read_text("utf-8")
-    )
+    terms: dict[str, list[str]] = yaml.safe_load(resources.files(__package__).joinpath(name).read_text("utf-8"))
     return terms
 
 

@@ -92,9 +92,7 @@ class SsnDetector:
         self._ssn_words = keyword_pattern(load_terms("context_words.yaml")["ssn"])
 
     def find(self, text: str) -> list[Span]:
-        spans = [
-            Span(self.type, m.start(), m.end()) for m in self._grouped.finditer(text) if self._valid(m[0])
-        ]
+        spans = [Span(self.type, m.start(), m.end()) for m in self._grouped.finditer(text) if self._valid(m[0])]
         spans += [
             Span(self.type, m.start(), m.end())
             for m in self._bare.finditer(text)

@@ -19,6 +19,8 @@ class EmailDetector:
         )
 
     def find(self, text: str) -> list[Span]:
+        if "@" not in text:  # the pattern starts with a word character: scanning prose is not free
+            return []
         return [Span(self.type, m.start(), m.end()) for m in self._pattern.finditer(text)]
 
 
@@ -42,9 +44,7 @@ class IpDetector:
             for m in self._v4.finditer(text)
             if self._valid(m[0]) and not mentions(self._version_words, text, m.start(), 12)
         ]
-        spans += [
-            Span(self.type, m.start(), m.end()) for m in self._v6.finditer(text) if self._valid_v6(m[0])
-        ]
+        spans += [Span(self.type, m.start(), m.end()) for m in self._v6.finditer(text) if self._valid_v6(m[0])]
         return spans
 
     @staticmethod

@@ -21,6 +21,7 @@ from guards.masker.base import Span, keyword_pattern, last_mention, load_terms
 _CURRENCY = re.compile(r"\s?(?:[$€£¥₹]|(?:USD|EUR|GBP|CHF|SEK|NOK|DKK|PLN|CAD|AUD|kr|zł)(?!\w))")
 # A candidate that starts with a date is a date (or a date and time), never a phone.
 _DATE = re.compile(r"(?:\d{4}([./-])\d{1,2}\1\d{1,2}|\d{1,2}([./-])\d{1,2}\2(?:\d{4}|\d{2}))(?![\d./-]*\d)")
+_IPV4 = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
 _NANP = re.compile(r"(?:\+?1[ .-]?)?(?:\(\d{3}\) ?|\d{3}[ .-])\d{3}[ .-]\d{4}")
 # "12-34-56-78", "01.84.17.61.18": pairs and triples joined by one separator, a phone's look.
 _GROUPED = re.compile(r"\+?\d{2,4}(?:([ .-])\d{2,4})(?:\1\d{2,4}){2,}")
@@ -38,6 +39,8 @@ class PhoneDetector:
         if unknown or not regions:
             raise ValueError(f"unknown phone regions {unknown}; need at least one ISO 3166 code")
         self._regions = tuple(regions)
+        # Parsing costs ~60 µs per region, so only regions whose national format fits are tried.
+        self._national = {r: self._national_format(r) for r in regions}
         self._candidate = re.compile(
             r"(?<![\w+#/$€£¥@.,-])(?:\+ ?)?\(?\d[\d \u00a0().\-/]{4,24}\d"
             r"(?:\s*(?:x|ext\.?|extension)\s*\d{1,6})?(?!\w|[.,:]\d)",
@@ -56,11 +59,34 @@ class PhoneDetector:
                 spans.append(Span(self.type, start, match.end()))
         return spans
 
+    @staticmethod
+    def _national_format(region: str) -> tuple[str, frozenset[int]]:
+        metadata = phonenumbers.PhoneMetadata.metadata_for_region(region)
+        description = metadata.general_desc if metadata else None
+        lengths = description.possible_length if description else ()
+        return (metadata.national_prefix or "") if metadata else "", frozenset(lengths or ())
+
+    def _fitting_regions(self, number: str) -> list[str]:
+        """Regions where `number` has a national number's length, after the trunk prefix if any.
+
+        Where the trunk prefix is "0" (most of Europe, Australia), national numbers are written with it.
+        """
+        digits = "".join(c for c in number if c.isdigit())
+        fitting = []
+        for region, (prefix, lengths) in self._national.items():
+            if prefix and digits.startswith(prefix):
+                fits = len(digits) - len(prefix) in lengths
+            else:
+                fits = prefix != "0" and len(digits) in lengths
+            if fits:
+                fitting.append(region)
+        return fitting
+
     def _is_phone(self, text: str, start: int, raw: str) -> bool:
         number = _EXTENSION.sub("", raw)
         digits = sum(c.isdigit() for c in number)
         end = start + len(raw)
-        if not 7 <= digits <= 15 or _DATE.match(number) or _CURRENCY.match(text, end):
+        if not 7 <= digits <= 15 or _DATE.match(number) or _IPV4.fullmatch(number) or _CURRENCY.match(text, end):
             return False
         if _CURRENCY.search(text, max(0, start - 4), start):
             return False
@@ -72,7 +98,10 @@ class PhoneDetector:
             return False  # a bare digit run is an id or an amount unless someone says it is a phone
         if number.startswith("+"):
             number = _TRUNK_PREFIX.sub(" ", number)  # "+44 (0)20 …": the national trunk 0 is not dialled
-        regions = (None,) if number.startswith("+") else self._regions
+        if number.startswith("+"):
+            regions: Sequence[str | None] = (None,)
+        else:  # after "call me on" even a local number without its area code is worth every region
+            regions = self._regions if context else self._fitting_regions(number)
         possible = False
         for region in regions:
             try:
@@ -82,6 +111,4 @@ class PhoneDetector:
             if phonenumbers.is_valid_number(parsed):
                 return True
             possible = possible or phonenumbers.is_possible_number(parsed)
-        return possible and (
-            context or _NANP.fullmatch(number) is not None or _GROUPED.fullmatch(number) is not None
-        )
+        return possible and (context or _NANP.fullmatch(number) is not None or _GROUPED.fullmatch(number) is not None)
