@@ -29,7 +29,7 @@ _CONFUSABLE_PAIRS = (
 _CONFUSABLES = str.maketrans({pair[0]: pair[1] for pair in _CONFUSABLE_PAIRS.split(" ")})
 _LEET = str.maketrans("0134578@$!|+", "oieastbasilt")
 _LEET_HINT = re.compile(r"[a-z][0134578@$|+][a-z]|\b[0134578@$][a-z]{2}|[a-z]{2}[0134578@$]\b")
-_SPACED = re.compile(r"\b(?:[^\W_](?P<sep>[ .\-_*|/~]))(?:[^\W_](?P=sep)){2,}[^\W_]\b")
+_SPACED = re.compile(r"\b(?:[^\W_](?P<sep>[ .\-_*|/~]))(?:[^\W_](?P=sep))+[^\W_]\b")
 _B64 = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
 _HEX = re.compile(r"(?:\\x[0-9a-fA-F]{2}){4,}|\b(?:[0-9a-fA-F]{2}[ :]?){8,}\b")
 _PERCENT = re.compile(r"%[0-9a-fA-F]{2}")
