@@ -1,0 +1,94 @@
+"""A guard that is down, slow or answering garbage makes the client raise: never an allow."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from pydantic import BaseModel
+
+from db.tests.fixtures import free_port
+from pipeline import errors
+from pipeline.clients import JudgeClient, MaskerClient
+from pipeline.clients.channel import GuardClient
+from pipeline.clients.tests.fake_guard import Reply, fake_guard
+from pipeline.settings import Settings
+
+CASES = yaml.safe_load((Path(__file__).parent / "cases" / "broken_replies.yaml").read_text())
+GUARDS = ("judge", "masker")
+#: Short timeouts keep the slow cases quick; the client must honour whatever it is given.
+CONNECT_S, READ_S = 0.5, 0.3
+
+
+def pointed_at(settings: Settings, port: int) -> Settings:
+    return settings.model_copy(update={
+        "judge_host": "127.0.0.1", "judge_port": port, "masker_host": "127.0.0.1", "masker_port": port,
+        "judge_timeout_s": READ_S, "masker_timeout_s": READ_S, "guard_connect_timeout_s": CONNECT_S,
+    })
+
+
+async def call(guard: str, settings: Settings) -> BaseModel:
+    client: GuardClient
+    if guard == "judge":
+        async with JudgeClient(settings) as client:
+            return await client.screen("Where is my order?")
+    async with MaskerClient(settings) as client:
+        return await client.mask("Mail jo@example.com")
+
+
+def expect(raises: str) -> type[errors.GuardUnavailable]:
+    kind = getattr(errors, raises)
+    assert issubclass(kind, errors.GuardUnavailable)
+    return kind
+
+
+PAIRS = [(guard, case) for case in CASES for guard in case.get("guards", GUARDS)]
+
+
+@pytest.mark.parametrize(("guard", "case"), PAIRS, ids=[f"{guard}-{case['name']}" for guard, case in PAIRS])
+async def test_broken_replies_raise_the_typed_error(base_settings: Settings, guard: str,
+                                                    case: dict[str, Any]) -> None:
+    async with fake_guard(Reply(status=case.get("status", 200), body=case["body"])) as port:
+        settings = pointed_at(base_settings, port)
+        if case["raises"] is None:
+            assert await call(guard, settings)
+            return
+        with pytest.raises(errors.GuardUnavailable) as raised:
+            await call(guard, settings)
+    assert type(raised.value) is expect(case["raises"])
+    assert raised.value.guard == guard
+    assert "jo@example.com" not in raised.value.detail and "Where is my order" not in raised.value.detail
+
+
+@pytest.mark.parametrize("guard", GUARDS)
+@pytest.mark.parametrize(
+    "reply",
+    [Reply(delay_s=READ_S + 0.7, body="{}"), Reply(trickle_s=READ_S * 0.6, body="{" + " " * 40 + "}")],
+    ids=["silent", "trickling"],
+)
+async def test_a_slow_guard_times_out_within_its_budget(base_settings: Settings, guard: str, reply: Reply) -> None:
+    async with fake_guard(reply) as port:
+        started = time.monotonic()
+        with pytest.raises(errors.GuardTimeout) as raised:
+            await call(guard, pointed_at(base_settings, port))
+        elapsed = time.monotonic() - started
+    assert raised.value.guard == guard
+    assert elapsed < CONNECT_S + READ_S + 0.5
+
+
+@pytest.mark.parametrize("guard", GUARDS)
+async def test_a_guard_that_is_down_is_unavailable(base_settings: Settings, guard: str) -> None:
+    with pytest.raises(errors.GuardUnavailable) as raised:
+        await call(guard, pointed_at(base_settings, free_port()))
+    assert type(raised.value) is errors.GuardUnavailable and raised.value.guard == guard
+
+
+@pytest.mark.parametrize("guard", GUARDS)
+async def test_a_guard_that_hangs_up_is_unavailable(base_settings: Settings, guard: str) -> None:
+    async with fake_guard(Reply(hang_up=True)) as port:
+        with pytest.raises(errors.GuardUnavailable) as raised:
+            await call(guard, pointed_at(base_settings, port))
+    assert type(raised.value) is errors.GuardUnavailable and raised.value.guard == guard
