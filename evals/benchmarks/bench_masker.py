@@ -1,6 +1,6 @@
 """p50/p95 of `Masker.mask` in-process on a ~1 KB support answer holding a few PII items.
 
-    .venv/bin/python -m evals.benchmarks.bench_masker [--runs N]
+.venv/bin/python -m evals.benchmarks.bench_masker [--runs N]
 """
 
 from __future__ import annotations
