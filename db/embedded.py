@@ -11,9 +11,13 @@ import os
 import shutil
 import subprocess
 import tempfile
+import warnings
 from pathlib import Path
 
-from pgserver._commands import POSTGRES_BIN_PATH
+with warnings.catch_warnings():
+    # pgserver asks platformdirs for a runtime folder at import; we never use it.
+    warnings.simplefilter("ignore")
+    from pgserver._commands import POSTGRES_BIN_PATH
 
 from pipeline.errors import DatabaseError
 from pipeline.settings import Settings

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from functools import cached_property
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from pipeline.errors import ConfigError
 
@@ -61,7 +61,8 @@ class Settings(BaseSettings):
     guard_connect_timeout_s: float = Field(0.5, gt=0, description="Connect timeout to either guard, seconds")
     guard_token: SecretStr | None = Field(None, description="Optional shared bearer token pipeline <-> guards")
     guard_max_body_bytes: int = Field(65536, gt=0, description="Largest JSON-RPC request a guard accepts, bytes")
-    masker_types: tuple[str, ...] = Field(MASKABLE_TYPES, description="PII types the Masker replaces")
+    masker_types: Annotated[tuple[str, ...], NoDecode] = Field(
+        MASKABLE_TYPES, description="PII types the Masker replaces (comma-separated)")
     judge_model_threshold: float = Field(
         0.62, description="Offline judge model: attack similarity that blocks (cosine)")
 

@@ -1,0 +1,41 @@
+# Two commands: `make up` runs the whole desk, `make test` runs every test.
+# Everything installs from this folder's own files into .venv (nothing by hand).
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: up test install install-test lint bench clean
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python >= 3.11 is required"'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+	@touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[test]'
+	@touch $@ $(VENV)/.installed
+
+install: $(VENV)/.installed
+
+install-test: $(VENV)/.installed-test
+
+up: install
+	$(BIN)/supportdesk up
+
+lint: install-test
+	$(BIN)/ruff check .
+	$(BIN)/mypy .
+
+test: lint
+	$(BIN)/pytest
+
+bench: install
+	@for b in evals/benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) .supportdesk .mypy_cache .ruff_cache .pytest_cache
