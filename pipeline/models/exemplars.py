@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from importlib import resources
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -21,6 +21,7 @@ from pipeline.errors import ConfigError
 Vectors = npt.NDArray[np.float32]
 
 
+@runtime_checkable
 class TextEmbedder(Protocol):
     """What the offline models need from `pipeline.embedding.Embedder` (L2-normalised rows)."""
 
@@ -71,14 +72,23 @@ class ExemplarBank:
     def __len__(self) -> int:
         return len(self._ids)
 
-    def best(self, vector: Vectors) -> dict[str, Match]:
-        """Nearest exemplar of every label (cosine = dot product of normalised vectors)."""
-        sims = self._matrix @ vector
+    def best(self, vectors: Vectors, k: int = 1) -> dict[str, Match]:
+        """Nearest exemplar of every label (cosine = dot product of normalised vectors).
+
+        `vectors` is one vector or several rows (parts of one message): each exemplar then
+        counts with its best-matching part. With `k` > 1 a label scores the mean of its k
+        nearest exemplars, which a single look-alike sentence sways less than the maximum.
+        """
+        sims = self._matrix @ vectors.T
+        if sims.ndim == 2:
+            sims = sims.max(axis=1)
         out: dict[str, Match] = {}
         for label in self.labels:
             idx = np.flatnonzero(self._labels == label)
-            top = int(idx[np.argmax(sims[idx])])
-            out[label] = Match(label=label, score=float(sims[top]), exemplar_id=self._ids[top])
+            order = idx[np.argsort(sims[idx])[::-1]]
+            top = int(order[0])
+            score = float(sims[order[:k]].mean())
+            out[label] = Match(label=label, score=score, exemplar_id=self._ids[top])
         return out
 
 

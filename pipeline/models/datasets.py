@@ -1,0 +1,81 @@
+"""Readers of the public development sets in `/work/shared/datasets/` (measurement only).
+
+Nothing here feeds the models: exemplars are written by hand; these sets only measure them.
+Which CLINC150 intents count as on-topic, neutral or off-topic for an order-support desk is
+decided here, once, with the reason next to each list.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import yaml
+
+DEFAULT_ROOT = Path("/work/shared/datasets")
+
+#: CLINC150 intents a shop's support desk must serve: "order_status" (where is my package) and
+#: "order" (a customer wanting to order something from us: on topic, even if the agent cannot
+#: place orders itself).
+CLINC_ON_TOPIC = frozenset({"order_status", "order"})
+#: Conversational intents that occur inside any support conversation ("hello", "yes", "thanks",
+#: "what can I ask you", "are you a bot"): the desk allows them, so they are scored neither as
+#: on-topic shop requests nor as off-topic; they are reported separately.
+CLINC_NEUTRAL = frozenset({
+    "greeting", "goodbye", "thank_you", "yes", "no", "maybe", "cancel", "repeat",
+    "what_can_i_ask_you", "are_you_a_bot", "who_do_you_work_for",
+})
+
+
+def _clinc(root: Path) -> dict[str, list[list[str]]]:
+    data: dict[str, list[list[str]]] = json.loads((root / "clinc150" / "data_full.json").read_text())
+    return data
+
+
+def clinc_split(root: Path = DEFAULT_ROOT) -> dict[str, list[str]]:
+    """CLINC150 test split as on_topic / neutral / off_topic (in-scope others) / oos."""
+    data = _clinc(root)
+    out: dict[str, list[str]] = {"on_topic": [], "neutral": [], "off_topic": [], "oos": []}
+    for text, intent in data["test"]:
+        key = "on_topic" if intent in CLINC_ON_TOPIC else "neutral" if intent in CLINC_NEUTRAL else "off_topic"
+        out[key].append(text)
+    out["oos"] = [text for text, _ in data["oos_test"]]
+    return out
+
+
+def tau_user_turns(root: Path = DEFAULT_ROOT) -> list[str]:
+    lines = (root / "tau-bench-retail" / "user_turns.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line)["text"] for line in lines if line.strip()]
+
+
+def banking77(root: Path = DEFAULT_ROOT) -> list[tuple[str, str]]:
+    with (root / "banking77" / "test.csv").open(encoding="utf-8", newline="") as fh:
+        return [(row["text"], row["category"]) for row in csv.DictReader(fh)]
+
+
+def giskard_injections(root: Path = DEFAULT_ROOT) -> list[str]:
+    path = root / "giskard-prompt-injections" / "prompt_injections.csv"
+    with path.open(encoding="utf-8", newline="") as fh:
+        return [row["prompt"] for row in csv.DictReader(fh)]
+
+
+def jailbreakbench_prompts(root: Path = DEFAULT_ROOT) -> list[str]:
+    """Distinct attack prompts (never the `response` fields, which hold harmful output)."""
+    seen: dict[str, None] = {}
+    for path in sorted((root / "jailbreakbench").rglob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(data, dict):
+            for record in data.get("jailbreaks", []):
+                if record.get("prompt"):
+                    seen.setdefault(record["prompt"], None)
+    return list(seen)
+
+
+def gandalf_previews(root: Path = DEFAULT_ROOT) -> list[str]:
+    """Distinct Gandalf player prompts (password extraction attempts; previews cut at ~100 chars)."""
+    seen: dict[str, None] = {}
+    for path in sorted((root / "gandalf" / "attack_classification_labels").glob("*.yaml")):
+        for item in (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).values():
+            seen.setdefault(str(item["text_preview"]), None)
+    return list(seen)

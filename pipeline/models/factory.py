@@ -1,0 +1,55 @@
+"""`build_llm`: the one place a model role becomes a `BaseLlm`, chosen by `settings.model_name`.
+
+- `offline`: the deterministic local model of the role, sharing the injected embedder;
+- a Gemini model name: ADK `Gemini`;
+- `litellm/<provider>/<model>` (+ `LITELLM_API_BASE`): ADK `LiteLlm`.
+Hosted models are wrapped in `ResilientLlm` (timeout, retry, output cap, refusal detection).
+Build each role once per process and share it; a model instance serves concurrent turns.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from google.adk.models.base_llm import BaseLlm
+
+from pipeline.errors import ConfigError
+from pipeline.models.classifiers import OfflineGuardrailLlm, OfflineJudgeLlm
+from pipeline.models.exemplars import TextEmbedder
+from pipeline.models.offline_support import OfflineSupportLlm
+from pipeline.models.providers import LITELLM_PREFIX, build_gemini, build_litellm
+from pipeline.models.resilient import ResilientLlm
+from pipeline.settings import Settings
+
+Role = Literal["agent", "guardrail", "judge"]
+OFFLINE = "offline"
+
+
+def build_offline(settings: Settings, role: Role, embedder: TextEmbedder) -> BaseLlm:
+    if role == "agent":
+        return OfflineSupportLlm.build(embedder)
+    if role == "guardrail":
+        return OfflineGuardrailLlm.build(embedder, settings.guardrail_threshold)
+    if role == "judge":
+        return OfflineJudgeLlm.build(embedder, settings.judge_model_threshold)
+    raise ConfigError(f"unknown model role {role!r}")
+
+
+def build_hosted(settings: Settings, *, gemini_base_url: str | None = None) -> BaseLlm:
+    """The configured hosted model, wrapped; the same model serves every role."""
+    name = settings.model_name
+    if name.startswith(LITELLM_PREFIX):
+        inner = build_litellm(name, settings.litellm_api_base, settings.litellm_api_key)
+    else:
+        inner = build_gemini(name, settings.google_api_key, base_url=gemini_base_url)
+    return ResilientLlm.wrap(inner, timeout_s=settings.model_timeout_s,
+                             max_retries=settings.model_max_retries,
+                             max_output_tokens=settings.model_max_output_tokens)
+
+
+def build_llm(settings: Settings, role: Role, *, embedder: TextEmbedder | None) -> BaseLlm:
+    if settings.model_name == OFFLINE:
+        if embedder is None:
+            raise ConfigError("the offline model needs the local embedder (pass embedder=Embedder.load())")
+        return build_offline(settings, role, embedder)
+    return build_hosted(settings)

@@ -1,0 +1,57 @@
+"""Hosted model adapters: ADK's `Gemini` and `LiteLlm`, built so that only `ResilientLlm` retries.
+
+A provider that cannot be built (no key, unknown model name, LiteLLM not installed, unknown
+LiteLLM provider) raises `ConfigError` at start-up; nothing falls back to the offline model.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from google.adk.models.base_llm import BaseLlm
+from google.adk.models.google_llm import Gemini
+from google.genai import types
+from pydantic import SecretStr
+
+from pipeline.errors import ConfigError
+
+LITELLM_PREFIX = "litellm/"
+
+
+def build_gemini(model: str, api_key: SecretStr | None, *, base_url: str | None = None) -> Gemini:
+    """Gemini through google-genai; `base_url` points it at another endpoint (tests, proxies)."""
+    if api_key is None or not api_key.get_secret_value().strip():
+        raise ConfigError(f"model {model!r} is a Gemini model but GOOGLE_API_KEY is not set")
+    if not any(re.fullmatch(pattern, model) for pattern in Gemini.supported_models()):
+        raise ConfigError(f"unknown model name {model!r}: expected 'offline', a Gemini model "
+                          f"(gemini-...) or '{LITELLM_PREFIX}<provider>/<model>'")
+    return Gemini(
+        model=model,
+        base_url=base_url,
+        client_kwargs={"api_key": api_key.get_secret_value()},
+        # One attempt: google-genai otherwise retries connection errors on its own.
+        retry_options=types.HttpRetryOptions(attempts=1),
+    )
+
+
+def build_litellm(spec: str, api_base: str | None, api_key: SecretStr | None) -> BaseLlm:
+    """`litellm/<provider>/<model>` (e.g. `litellm/openai/gpt-4o-mini`, `litellm/ollama_chat/qwen3`)."""
+    provider, _, model = spec.removeprefix(LITELLM_PREFIX).partition("/")
+    if not provider or not model:
+        raise ConfigError(f"model {spec!r} must look like '{LITELLM_PREFIX}<provider>/<model>'")
+    if not api_base:
+        raise ConfigError(f"model {spec!r} needs LITELLM_API_BASE")
+    # Without it, importing litellm downloads its model price map.
+    os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
+    try:
+        import litellm
+        from google.adk.models.lite_llm import LiteLlm
+    except ImportError as exc:
+        raise ConfigError(f"model {spec!r} needs LiteLLM: install google-adk[extensions] ({exc})") from exc
+    if provider not in {str(p.value) if hasattr(p, "value") else str(p) for p in litellm.provider_list}:
+        raise ConfigError(f"model {spec!r}: LiteLLM does not know the provider {provider!r}")
+    # Local OpenAI-compatible servers ignore the key, but the OpenAI client refuses to start without one.
+    key = api_key.get_secret_value() if api_key is not None else "unused"
+    return LiteLlm(model=f"{provider}/{model}", api_base=api_base, api_key=key,
+                   num_retries=0, max_retries=0)
