@@ -5,7 +5,7 @@ Four shapes are recognised, each anchored on both a number and a street-type wor
   "12 Baker Street, Apt 4"   number, name, suffix (US/UK), optional unit and "City, ST 12345" tail
   "Via Roma 131"             street-type prefix, name, number (Romance and Slavic languages)
   "Östbygatan 14"            street-type fused into the name or following it, number (Germanic, Nordic,
-                             Finnish, Hungarian)
+                             Finnish, Hungarian); any name and number when a unit follows ("Kesk 53 Apt 2")
   "PO Box 12", "PSC 1234, Box 5678 APO AE 09012"   postal boxes and US military mail
 """
 
@@ -20,12 +20,16 @@ from guards.masker.base import Span, load_terms
 _UP = "[A-ZÀ-ÖØ-ÞĀ-žΑ-ΩА-ЯЁ]"
 _WORD = rf"{_UP}[\w'’-]*"
 _ORDINAL = r"\d{1,3}(?:st|nd|rd|th|e|er|ª|º)"
-_CONNECTOR = r"(?:de|del|della|di|da|do|dos|das|du|des|la|le|les|el|van|von|der|den|ten|of|the|y|e)"
+_CONNECTOR = r"(?:de|del|della|delle|dei|degli|di|da|do|dos|das|du|des|la|le|les|el|van|von|der|den|ten|of|the|y|e)"
 _NAME_WORD = rf"(?:{_WORD}|{_ORDINAL}|{_CONNECTOR})"
 # Inside a street name an abbreviation may keep its dot ("St. James Place", "Mt. Vernon Ave").
 _ABBR_NAME_WORD = rf"(?:{_WORD}\.?|{_ORDINAL}|{_CONNECTOR})"
 _DIRECTION = r"(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\.?"
 _HOUSE = r"\d{1,6}[A-Za-z]?(?:[-/]\d{1,4}[A-Za-z]?)?"
+# The same, not glued to a word, an id or a decimal. The look-behind sits after the first character
+# because `re` only skips quickly through text to a pattern whose first item is a character class.
+_HOUSE_ALONE = r"\d(?<![\w.,/-]\d)\d{0,5}[A-Za-z]?(?:[-/]\d{1,4}[A-Za-z]?)?"
+_WORD_ALONE = rf"{_UP}(?<!\w{_UP})[\w'’-]*"
 _SP = r"[ \t\u00a0]+"
 # A number followed by one of these is a quantity or a duration, not a house number.
 _NOT_HOUSE = r"(?![ \t]*(?i:days?|weeks?|months?|hours?|minutes?|items?|pcs|pieces|units|times|kg|lbs?|%|x)(?!\w))"
@@ -56,18 +60,20 @@ class AddressDetector:
         house_after = rf",?{_SP}{_HOUSE}(?!\w){_NOT_HOUSE}"
         self._patterns = [
             re.compile(
-                rf"(?<![\w.,/-]){_HOUSE}{_NOT_HOUSE},?{_SP}(?:{_DIRECTION}{_SP})?(?:{_WORD}\.?|{_ORDINAL})"
+                rf"{_HOUSE_ALONE}{_NOT_HOUSE},?{_SP}(?:{_DIRECTION}{_SP})?(?:{_WORD}\.?|{_ORDINAL})"
                 rf"(?:{_SP}{_ABBR_NAME_WORD}){{0,3}}?{_SP}{suffix}(?!\w)(?:{_SP}{_DIRECTION}(?!\w))?"
                 rf"{unit}?(?:{_US_TAIL}|{_UK_TAIL})?"
             ),
             # Customers often type in lower case; one plain word before an unambiguous suffix is enough.
-            re.compile(rf"(?<![\w.,/-]){_HOUSE}{_NOT_HOUSE}{_SP}[^\W\d_]{{2,}}{_SP}{plain_suffix}(?!\w){unit}?"),
+            re.compile(rf"{_HOUSE_ALONE}{_NOT_HOUSE}{_SP}[^\W\d_]{{2,}}{_SP}{plain_suffix}(?!\w){unit}?"),
             re.compile(rf"(?<!\w){prefix}{_SP}(?:{_NAME_WORD}{_SP}){{0,3}}?(?:{_WORD}|{_ORDINAL}){house_after}{unit}?"),
             re.compile(
-                rf"(?<![\w.,/-]){_HOUSE},?{_SP}(?i:{_alternation(terms['prefixes'])}){_SP}"
+                rf"{_HOUSE_ALONE},?{_SP}(?i:{_alternation(terms['prefixes'])}){_SP}"
                 rf"(?:{_NAME_WORD}{_SP}){{0,3}}{_WORD}(?!\w){unit}?"
             ),
-            re.compile(rf"(?<!\w){_WORD}(?:{_SP}{_WORD})?{_SP}{trailing}{house_after}\.?{unit}?"),
+            re.compile(rf"{_WORD_ALONE}(?:{_SP}{_WORD})?{_SP}{trailing}{house_after}\.?{unit}?"),
+            # Without a street-type word, a name and number count only when a unit follows: "Kesk 53 Suite 4".
+            re.compile(rf"{_WORD_ALONE}(?:{_SP}{_NAME_WORD}){{0,2}}{house_after}\.?{unit}"),
             re.compile(
                 rf"(?<!\w)(?:(?i:p\.?[ \t]?o\.?|post[ \t]office)[ \t]?(?i:box){_SP}\d{{1,6}}"
                 rf"|(?:PSC|CMR|Unit){_SP}\d{{1,5}},?{_SP}Box{_SP}\d{{1,5}}{_MILITARY_TAIL}?"
@@ -76,7 +82,7 @@ class AddressDetector:
         ]
         # Fused street types are checked on the word, not by the regex: a long alternation tried at
         # every letter of every capitalised word costs more than the rest of the masker together.
-        self._fused = re.compile(rf"(?<!\w)(?P<street>{_UP}[\w'’-]{{3,}}\.?){house_after}\.?{unit}?")
+        self._fused = re.compile(rf"(?P<street>{_UP}(?<!\w{_UP})[\w'’-]{{3,}}\.?){house_after}\.?{unit}?")
 
     def find(self, text: str) -> list[Span]:
         spans = [Span(self.type, m.start(), m.end()) for pattern in self._patterns for m in pattern.finditer(text)]

@@ -33,7 +33,8 @@ class CardDetector:
     type = "CARD"
 
     def __init__(self) -> None:
-        self._candidate = re.compile(r"(?<![\w.,/#+-])\d(?:[ -]?\d){11,18}(?!\w|[.,/-]\d)")
+        # Look-behinds follow the first digit so that `re` can skip quickly to digits.
+        self._candidate = re.compile(r"\d(?<![\w.,/#+-]\d)(?:[ -]?\d){11,18}(?!\w|[.,/-]\d)")
         words = load_terms("context_words.yaml")
         self._card_words = keyword_pattern(words["card"])
         self._other_words = keyword_pattern(words["not_card"])
@@ -68,7 +69,7 @@ class IbanDetector:
 
     def __init__(self) -> None:
         self._candidate = re.compile(
-            r"(?<![\w-])[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]{4}){2,7}(?:[ -]?[A-Z0-9]{1,3})?(?!\w)", re.IGNORECASE
+            r"[A-Z](?<![\w-][A-Z])[A-Z]\d{2}(?:[ -]?[A-Z0-9]{4}){2,7}(?:[ -]?[A-Z0-9]{1,3})?(?!\w)", re.IGNORECASE
         )
 
     def find(self, text: str) -> list[Span]:
@@ -87,8 +88,8 @@ class SsnDetector:
     type = "SSN"
 
     def __init__(self) -> None:
-        self._grouped = re.compile(r"(?<![\w.-])\d{3}([- ])\d{2}\1\d{4}(?![\w-]|[.,]\d)")
-        self._bare = re.compile(r"(?<![\w.-])\d{9}(?![\w-]|[.,]\d)")
+        self._grouped = re.compile(r"\d(?<![\w.-]\d)\d\d([- ])\d{2}\1\d{4}(?![\w-]|[.,]\d)")
+        self._bare = re.compile(r"\d(?<![\w.-]\d)\d{8}(?![\w-]|[.,]\d)")
         self._ssn_words = keyword_pattern(load_terms("context_words.yaml")["ssn"])
 
     def find(self, text: str) -> list[Span]:

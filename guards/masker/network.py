@@ -30,7 +30,7 @@ class IpDetector:
     type = "IP"
 
     def __init__(self) -> None:
-        self._v4 = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w]|\.\d)")
+        self._v4 = re.compile(r"\d(?<![\w.]\d)\d{0,2}(?:\.\d{1,3}){3}(?![\w]|\.\d)")
         # Two or more colons and at least one hex digit; times like 10:30:15 fail validation below.
         self._v6 = re.compile(
             r"(?<![\w:.])(?=[0-9A-Fa-f:]*[0-9A-Fa-f])(?:[0-9A-Fa-f]{0,4}:){2,7}"
@@ -44,7 +44,9 @@ class IpDetector:
             for m in self._v4.finditer(text)
             if self._valid(m[0]) and not mentions(self._version_words, text, m.start(), 12)
         ]
-        spans += [Span(self.type, m.start(), m.end()) for m in self._v6.finditer(text) if self._valid_v6(m[0])]
+        if text.count(":") >= 2:  # the IPv6 pattern opens with look-arounds: costly on plain prose
+            v6 = self._v6.finditer(text)
+            spans += [Span(self.type, m.start(), m.end()) for m in v6 if self._valid_v6(m[0])]
         return spans
 
     @staticmethod
