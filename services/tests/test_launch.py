@@ -15,11 +15,9 @@ from pipeline.errors import GuardUnavailable
 from pipeline.settings import Settings
 from services.launch import GuardName, service_environment, start_service, stop_service
 
-GUARDS: list[GuardName] = ["judge", "masker"]
 
-
-@pytest.mark.parametrize("name", GUARDS)
-@pytest.mark.parametrize(("variable", "value"), [("POSTGRES_PASSWORD", None), ("JUDGE_PORT", "not-a-port")])
+@pytest.mark.parametrize(("name", "variable", "value"),
+                         [("judge", "POSTGRES_PASSWORD", None), ("masker", "MASKER_PORT", "not-a-port")])
 def test_bad_settings_exit_2_with_a_clear_message(base_settings: Settings, tmp_path: Path, name: GuardName,
                                                   variable: str, value: str | None) -> None:
     env = service_environment(base_settings, os.environ)
