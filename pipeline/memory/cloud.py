@@ -8,6 +8,7 @@ Requests go through our own httpx client so every call carries the memory timeou
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import httpx
@@ -22,11 +23,12 @@ if TYPE_CHECKING:
 
 
 class CloudMemoryStore(GuardedStore):
-    def __init__(self, *, api_key: str, host: str | None, min_score: float, max_chars: int, top_k: int,
-                 timeout_s: float) -> None:
+    def __init__(self, *, api_key: str, host: str | None, mem0_dir: Path, min_score: float, max_chars: int,
+                 top_k: int, timeout_s: float) -> None:
         super().__init__(min_score=min_score, max_chars=max_chars, top_k=top_k, timeout_s=timeout_s)
         self._api_key = api_key
         self._host = host
+        self._mem0_dir = mem0_dir
         self._http = httpx.AsyncClient(timeout=timeout_s)
         self._client: AsyncMemoryClient | None = None
         self._connecting = asyncio.Lock()
@@ -35,14 +37,15 @@ class CloudMemoryStore(GuardedStore):
     def from_settings(cls, settings: Settings) -> CloudMemoryStore:
         if settings.mem0_api_key is None:
             raise ValueError("the cloud memory backend needs MEM0_API_KEY")
-        prepare_mem0(settings.mem0_dir)
         return cls(api_key=settings.mem0_api_key.get_secret_value(), host=settings.mem0_host,
+                   mem0_dir=settings.mem0_dir,
                    min_score=settings.t_mem_minscore, max_chars=settings.t_mem_maxchars,
                    top_k=settings.memory_top_k, timeout_s=settings.memory_timeout_s)
 
     async def _connected(self) -> AsyncMemoryClient:
         async with self._connecting:
             if self._client is None:
+                prepare_mem0(self._mem0_dir)
                 from mem0 import AsyncMemoryClient
 
                 self._client = await asyncio.to_thread(
