@@ -3,4 +3,6 @@
 pytest_plugins = [
     "db.tests.fixtures",
     "toolbox.tests.fixtures",
+    "services.tests.fixtures",
+    "pipeline.tests.fixtures",
 ]

@@ -51,6 +51,10 @@ class ToolboxGateway:
         self._tools = {tool._name: tool for tool in tools}
         return self._tools
 
+    @property
+    def tool_names(self) -> list[str]:
+        return list(self._tools)
+
     def model_params(self, name: str) -> list[ParameterSchema]:
         """The parameters the model may fill: everything except the bound ones."""
         return [p for p in self._tools[name]._params if p.name not in BOUND_PARAMS]

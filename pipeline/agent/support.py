@@ -1,0 +1,95 @@
+"""The support agent: one long-lived ADK Runner; one session per customer, bounded history.
+
+The model sees at most `history_max_messages` messages, cut so that it never starts on an orphaned
+tool call or result. This turn's recalled memories reach the instruction through a context
+variable set around the run, so concurrent turns of different customers never mix them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections.abc import AsyncIterator, Sequence
+from contextvars import ContextVar
+
+from google.adk.agents import LlmAgent
+from google.adk.agents.callback_context import CallbackContext
+from google.adk.agents.readonly_context import ReadonlyContext
+from google.adk.events import Event as AdkEvent
+from google.adk.models.base_llm import BaseLlm
+from google.adk.models.llm_request import LlmRequest
+from google.adk.runners import Runner
+from google.adk.sessions import InMemorySessionService
+from google.adk.tools.base_tool import BaseTool
+from google.adk.tools.base_toolset import BaseToolset
+from google.genai import types
+
+from pipeline.models.prompts import SUPPORT_INSTRUCTION, render_memories
+
+APP = "supportdesk"
+_turn_memories: ContextVar[tuple[str, ...]] = ContextVar("turn_memories", default=())
+
+
+def _starts_a_turn(content: types.Content) -> bool:
+    return content.role == "user" and any(p.text for p in content.parts or []) and not any(
+        p.function_response for p in content.parts or [])
+
+
+def bounded_history(contents: list[types.Content], limit: int) -> list[types.Content]:
+    """The last `limit` contents, moved forward to the first customer message."""
+    tail = contents[-limit:]
+    for index, content in enumerate(tail):
+        if _starts_a_turn(content):
+            return tail[index:]
+    return tail[-1:]
+
+
+class SupportAgent:
+    def __init__(self, llm: BaseLlm, tools: Sequence[BaseTool | BaseToolset], *, max_output_tokens: int,
+                 history_max_messages: int) -> None:
+        self._history = history_max_messages
+        self._sessions = InMemorySessionService()
+        self._locks: dict[str, asyncio.Lock] = {}
+        agent = LlmAgent(
+            name="support_agent", model=llm, instruction=self._instruction, tools=list(tools),
+            generate_content_config=types.GenerateContentConfig(max_output_tokens=max_output_tokens),
+            before_model_callback=self._bound_history,
+        )
+        self._runner = Runner(app_name=APP, agent=agent, session_service=self._sessions)
+
+    @staticmethod
+    def _instruction(_: ReadonlyContext) -> str:
+        memories = render_memories(_turn_memories.get())
+        return SUPPORT_INSTRUCTION + ("\n" + memories if memories else "")
+
+    def _bound_history(self, callback_context: CallbackContext, llm_request: LlmRequest) -> None:
+        llm_request.contents = bounded_history(llm_request.contents, self._history)
+
+    async def run(self, email: str, text: str, memories: Sequence[str]) -> AsyncIterator[AdkEvent]:
+        session_id = "customer-" + hashlib.sha256(email.encode()).hexdigest()[:24]
+        lock = self._locks.setdefault(session_id, asyncio.Lock())
+        async with lock:  # one turn at a time per customer: their history is one conversation
+            if await self._sessions.get_session(app_name=APP, user_id=email, session_id=session_id) is None:
+                await self._sessions.create_session(app_name=APP, user_id=email, session_id=session_id)
+            token = _turn_memories.set(tuple(memories))
+            try:
+                async for event in self._runner.run_async(
+                        user_id=email, session_id=session_id,
+                        new_message=types.Content(role="user", parts=[types.Part(text=text)])):
+                    yield event
+            finally:
+                _turn_memories.reset(token)
+                await self._compact(email, session_id)
+
+    async def _compact(self, email: str, session_id: str) -> None:
+        """Keep the stored history bounded too: past 4× the limit, keep only the last `limit` events."""
+        session = await self._sessions.get_session(app_name=APP, user_id=email, session_id=session_id)
+        if session is None or len(session.events) <= 4 * self._history:
+            return
+        keep = [e for e in session.events[-self._history:]]
+        while keep and not (keep[0].content and _starts_a_turn(keep[0].content)):
+            keep.pop(0)
+        await self._sessions.delete_session(app_name=APP, user_id=email, session_id=session_id)
+        fresh = await self._sessions.create_session(app_name=APP, user_id=email, session_id=session_id)
+        for event in keep:
+            await self._sessions.append_event(fresh, event)

@@ -1,0 +1,65 @@
+"""The Toolbox tools as ADK tools: the model sees only the unbound parameters.
+
+Results reach the model as `{"rows": [...], "row_count": n}`; failures raise and end the turn.
+The write tool's idempotency key is derived from the turn and the call's arguments, so a retried
+call — by the model, ADK or a replayed turn — cannot land twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from google.adk.tools.base_tool import BaseTool
+from google.adk.tools.base_toolset import BaseToolset
+from google.adk.tools.tool_context import ToolContext
+from google.genai import types
+
+from pipeline.errors import ToolboxError
+from toolbox.client import ToolboxGateway
+from toolbox.scope import current_scope, idempotency_key
+
+WRITE_TOOLS = frozenset({"action-log"})
+WRITE_UNKNOWN = ("We could not confirm whether your request was recorded. Please check with us before "
+                 "asking again — if it was recorded, it will not be recorded twice.")
+_TYPES = {"string": types.Type.STRING, "integer": types.Type.INTEGER, "number": types.Type.NUMBER,
+          "boolean": types.Type.BOOLEAN}
+
+
+def derive_idempotency_key(turn_id: str, tool: str, args: dict[str, Any]) -> str:
+    canonical = json.dumps(args, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(f"{turn_id}\x1f{tool}\x1f{canonical}".encode()).hexdigest()[:48]
+
+
+class DeskTool(BaseTool):
+    def __init__(self, gateway: ToolboxGateway, name: str) -> None:
+        super().__init__(name=name, description=gateway.description(name))
+        self._gateway = gateway
+        self._params = gateway.model_params(name)
+
+    def _get_declaration(self) -> types.FunctionDeclaration:
+        properties = {p.name: types.Schema(type=_TYPES.get(p.type, types.Type.STRING), description=p.description)
+                      for p in self._params}
+        return types.FunctionDeclaration(
+            name=self.name, description=self.description,
+            parameters=types.Schema(type=types.Type.OBJECT, properties=properties,
+                                    required=[p.name for p in self._params if p.required]))
+
+    async def run_async(self, *, args: dict[str, Any], tool_context: ToolContext) -> dict[str, Any]:
+        # Only declared parameters go through: an email the model invents is dropped, not forwarded.
+        allowed = {p.name for p in self._params}
+        call_args = {k: v for k, v in args.items() if k in allowed}
+        if self.name not in WRITE_TOOLS:
+            return (await self._gateway.call(self.name, **call_args)).for_model()
+        key = derive_idempotency_key(current_scope().turn_id, self.name, call_args)
+        try:
+            with idempotency_key(key):
+                return (await self._gateway.call(self.name, **call_args)).for_model()
+        except ToolboxError as exc:
+            raise type(exc)(exc.detail, user_message=WRITE_UNKNOWN) from exc
+
+
+def desk_tools(gateway: ToolboxGateway) -> list[BaseTool | BaseToolset]:
+    """One ADK tool per Toolbox tool of the loaded toolset (call `await gateway.load()` first)."""
+    return [DeskTool(gateway, name) for name in sorted(gateway.tool_names)]

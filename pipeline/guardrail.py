@@ -1,0 +1,67 @@
+"""The Guardrail: is this message about our shop? An in-process ADK agent, fresh session per turn.
+
+Plain shop questions are allowed in code (the same fast-path rule the Judge uses) before any model
+runs. The model's answer must parse into the verdict schema; anything else is GuardProtocolError.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+from google.adk.agents import LlmAgent
+from google.adk.models.base_llm import BaseLlm
+from google.adk.runners import Runner
+from google.adk.sessions import InMemorySessionService
+from google.genai import types
+
+from guards.judge.decoders import variants
+from guards.judge.rules import FastPath
+from guards.llm_verdict import parse_llm_verdict
+from guards.schema import Verdict
+from pipeline.errors import GuardProtocolError
+from pipeline.models.prompts import GUARDRAIL_INSTRUCTION
+
+APP = "supportdesk-guardrail"
+VERDICT_TOKENS = 256
+
+
+@dataclass(frozen=True)
+class GuardrailResult:
+    verdict: Verdict
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+class Guardrail:
+    def __init__(self, llm: BaseLlm, fast_path: FastPath) -> None:
+        self._fast_path = fast_path
+        self._sessions = InMemorySessionService()
+        agent = LlmAgent(
+            name="guardrail", model=llm, instruction=lambda _ctx: GUARDRAIL_INSTRUCTION,
+            generate_content_config=types.GenerateContentConfig(max_output_tokens=VERDICT_TOKENS, temperature=0),
+        )
+        self._runner = Runner(app_name=APP, agent=agent, session_service=self._sessions)
+
+    async def check(self, text: str) -> GuardrailResult:
+        if self._fast_path.allows(variants(text)):
+            return GuardrailResult(Verdict(verdict="allow", reason=f"Allowed: {self._fast_path.description}.",
+                                           rules=[self._fast_path.id], tier="fast_path"))
+        # A fresh session per turn: no earlier message can steer this decision.
+        session = await self._sessions.create_session(app_name=APP, user_id="guardrail",
+                                                      session_id=uuid.uuid4().hex)
+        answer, tokens_in, tokens_out = "", 0, 0
+        try:
+            async for event in self._runner.run_async(
+                    user_id="guardrail", session_id=session.id,
+                    new_message=types.Content(role="user", parts=[types.Part(text=text)])):
+                if event.usage_metadata:
+                    tokens_in += event.usage_metadata.prompt_token_count or 0
+                    tokens_out += event.usage_metadata.candidates_token_count or 0
+                if event.content and event.content.parts:
+                    answer += "".join(part.text or "" for part in event.content.parts if not part.thought)
+        finally:
+            await self._sessions.delete_session(app_name=APP, user_id="guardrail", session_id=session.id)
+        if not answer.strip():
+            raise GuardProtocolError("guardrail model returned no verdict", guard="guardrail")
+        return GuardrailResult(parse_llm_verdict(answer), tokens_in, tokens_out)

@@ -1,0 +1,40 @@
+"""What a turn talks to, built once per process and injected (tests pass their own)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from google.adk.events import Event as AdkEvent
+
+from guards.schema import MaskResult, Verdict
+from pipeline.guardrail import GuardrailResult
+from pipeline.memory.store import MemoryStore
+
+
+class JudgePort(Protocol):
+    async def screen(self, text: str) -> Verdict: ...
+
+
+class MaskerPort(Protocol):
+    async def mask(self, text: str) -> MaskResult: ...
+
+
+class GuardrailPort(Protocol):
+    async def check(self, text: str) -> GuardrailResult: ...
+
+
+class AgentPort(Protocol):
+    def run(self, email: str, text: str, memories: Sequence[str]) -> AsyncIterator[AdkEvent]: ...
+
+
+@dataclass(frozen=True)
+class DeskServices:
+    judge: JudgePort
+    masker: MaskerPort
+    guardrail: GuardrailPort
+    agent: AgentPort
+    memory: MemoryStore
+    #: Extra resources to release at shutdown (e.g. the Toolbox client behind the agent's tools).
+    closers: tuple[Callable[[], Awaitable[None]], ...] = ()

@@ -1,0 +1,178 @@
+"""One turn, in this order, every time: sanitizer → judge → guardrail → recall → agent → masker → save.
+
+Memory recall starts as soon as the message is clean and runs while the Judge and the Guardrail
+decide; a blocked turn throws its result away. Every failure ends the turn through
+`pipeline.failures.finish_with` — a guard that cannot answer never means "allow".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from opentelemetry.trace import Tracer
+
+from guards.sanitizer import sanitize
+from guards.schema import Verdict
+from pipeline.budget import TurnBudget
+from pipeline.errors import MemoryBackendError, ModelRefused
+from pipeline.events import FinalEvent, StepName
+from pipeline.memory.models import Recall
+from pipeline.memory.policy import worth_saving
+from pipeline.recorder import TurnRecorder
+from pipeline.services import DeskServices
+from pipeline.settings import Settings
+from toolbox.scope import ToolScope, bound_to
+
+BLOCKED_ANSWERS: dict[StepName, str] = {
+    "judge": "Sorry, I can't help with that message. It was stopped by our security check.",
+    "guardrail": "I can only help with your orders here: status and tracking, delivery instructions, "
+                 "returns and cancellations.",
+}
+
+
+@dataclass
+class StepTimer:
+    started: float = field(default_factory=time.perf_counter)
+    outcome: tuple[str, dict[str, Any]] | None = None
+
+    @property
+    def ms(self) -> float:
+        return (time.perf_counter() - self.started) * 1000
+
+    def end(self, status: str, **detail: Any) -> None:
+        self.outcome = (status, detail)
+
+
+class Turn:
+    """The work of one turn; `run` records every event through the recorder."""
+
+    def __init__(self, services: DeskServices, settings: Settings, tracer: Tracer, recorder: TurnRecorder,
+                 email: str) -> None:
+        self.services = services
+        self.settings = settings
+        self.tracer = tracer
+        self.recorder = recorder
+        self.email = email
+        self.budget = TurnBudget(recorder, max_tools=settings.t_bud_tools, max_tokens=settings.t_bud_tokens,
+                                 loop_window=settings.loop_window)
+
+    @contextmanager
+    def step(self, name: StepName) -> Iterator[StepTimer]:
+        timer = StepTimer()
+        self.recorder.step(name, "started")
+        with self.tracer.start_as_current_span(f"step.{name}") as span:
+            try:
+                yield timer
+            except BaseException as exc:
+                self.recorder.step(name, "failed", ms=timer.ms, error=type(exc).__name__)
+                span.set_attribute("supportdesk.step.status", "failed")
+                raise
+            status, detail = timer.outcome or ("ok", {})
+            span.set_attribute("supportdesk.step.status", status)
+            self.recorder.step(name, status, ms=timer.ms, **detail)
+
+    def _final(self, status: str, answer: str, **fields: Any) -> None:
+        self.recorder.record(FinalEvent, status=status, answer=answer, usage=self.budget.usage.model_copy(),
+                             latency_ms=self.recorder.elapsed_ms(), **fields)
+
+    def _blocked(self, by: StepName, reason: str, answer: str | None = None) -> None:
+        self._final("blocked", answer or BLOCKED_ANSWERS[by], blocked_by=by, reason=reason)
+
+    async def run(self, text: str) -> None:
+        with self.step("sanitizer") as timer:
+            cleaned = sanitize(text, max_chars=self.settings.max_message_chars,
+                               max_bytes=self.settings.max_message_bytes)
+            changes = [change.model_dump() for change in cleaned.changes]
+            timer.end("blocked" if cleaned.rejected else "ok", changes=changes, reason=cleaned.reason)
+        if cleaned.rejected:
+            self._blocked("sanitizer", cleaned.reason or "message rejected", cleaned.reason)
+            return
+        message = cleaned.text
+        recall = asyncio.create_task(self._timed_recall(message))
+        try:
+            if not await self._screen(message):
+                self.recorder.step("recall", "skipped", reason="turn blocked")
+                return
+            with self.step("recall") as timer:
+                memories, recall_ms = await recall
+                timer.end("ok", recall_ms=round(recall_ms, 3),
+                          kept=[m.model_dump() for m in memories.kept],
+                          dropped=[d.model_dump() for d in memories.dropped])
+        finally:
+            if not recall.done():
+                recall.cancel()
+            await asyncio.gather(recall, return_exceptions=True)
+        answer = await self._answer(message, [m.text for m in memories.kept])
+        with self.step("masker") as timer:
+            masked = await self.services.masker.mask(answer)
+            timer.end("ok", redactions=[r.type for r in masked.redactions])
+        save_failed = await self._save(message)
+        self._final("answered", masked.text,
+                    reason="Your preference could not be saved; please mention it again next time."
+                    if save_failed else None)
+
+    async def _timed_recall(self, message: str) -> tuple[Recall, float]:
+        started = time.perf_counter()
+        found = await self.services.memory.recall(user_id=self.email, query=message)
+        return found, (time.perf_counter() - started) * 1000
+
+    async def _screen(self, message: str) -> bool:
+        """Judge, then Guardrail; True when both allow (a blocked turn has its final event)."""
+        with self.step("judge") as timer:
+            verdict = await self.services.judge.screen(message)
+            timer.end(_status(verdict), **verdict.model_dump())
+        if verdict.verdict == "block":
+            self._blocked("judge", verdict.reason)
+            return False
+        with self.step("guardrail") as timer:
+            checked = await self.services.guardrail.check(message)
+            self.budget.add_tokens(input_tokens=checked.input_tokens, output_tokens=checked.output_tokens)
+            timer.end(_status(checked.verdict), **checked.verdict.model_dump())
+        if checked.verdict.verdict == "block":
+            self._blocked("guardrail", checked.verdict.reason)
+            return False
+        return True
+
+    async def _answer(self, message: str, memories: list[str]) -> str:
+        answer = ""
+        with self.step("agent") as timer, bound_to(ToolScope(self.email, self.recorder.turn_id, self.budget)):
+            async for event in self.services.agent.run(self.email, message, memories):
+                if event.usage_metadata:
+                    self.budget.add_tokens(input_tokens=event.usage_metadata.prompt_token_count or 0,
+                                           output_tokens=event.usage_metadata.candidates_token_count or 0)
+                if event.error_code:
+                    raise ModelRefused(f"model stopped: {event.error_code} {event.error_message}")
+                if event.is_final_response() and event.content and event.content.parts:
+                    answer += "".join(p.text or "" for p in event.content.parts if not p.thought)
+            if not answer.strip():
+                raise ModelRefused("the model gave no answer")
+            timer.end("ok", tool_calls=self.budget.usage.tool_calls, chars=len(answer))
+        return answer
+
+    async def _save(self, message: str) -> bool:
+        """Save the customer's own words when they carry a standing preference; True if that failed."""
+        if not worth_saving(message):
+            self.recorder.step("save", "skipped", reason="no standing preference in the message")
+            return False
+        try:
+            with self.step("save") as timer:
+                result = await self.services.memory.save(user_id=self.email, text=message)
+                timer.end("ok", saved=result.model_dump())
+        except MemoryBackendError:
+            # The answer stands; the final event says the save failed (never a silent loss).
+            return True
+        return False
+
+
+def _status(verdict: Verdict) -> str:
+    return "blocked" if verdict.verdict == "block" else "ok"
+
+
+async def drain(events: AsyncIterator[Any]) -> list[Any]:
+    """Collect a whole stream (tests, CLI one-shot, evals)."""
+    return [event async for event in events]

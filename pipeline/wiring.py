@@ -1,0 +1,44 @@
+"""Build every client a turn needs, once per process, from settings."""
+
+from __future__ import annotations
+
+import asyncio
+
+from guards.judge.rules import RuleSet
+from pipeline.agent.support import SupportAgent
+from pipeline.agent.tools import desk_tools
+from pipeline.clients.judge import JudgeClient
+from pipeline.clients.masker import MaskerClient
+from pipeline.embedding import Embedder
+from pipeline.guardrail import Guardrail
+from pipeline.memory.factory import build_memory
+from pipeline.models.factory import build_llm
+from pipeline.services import DeskServices
+from pipeline.settings import Settings
+from toolbox.client import ToolboxGateway
+
+
+async def build_services(settings: Settings) -> DeskServices:
+    embedder = await asyncio.to_thread(Embedder.load)
+    gateway = ToolboxGateway(settings.toolbox_url, toolset=settings.toolbox_toolset,
+                             timeout_s=settings.toolbox_timeout_s)
+    await gateway.load()
+    return DeskServices(
+        judge=JudgeClient(settings),
+        masker=MaskerClient(settings),
+        guardrail=Guardrail(build_llm(settings, "guardrail", embedder=embedder), RuleSet.load().fast_path),
+        agent=SupportAgent(build_llm(settings, "agent", embedder=embedder), desk_tools(gateway),
+                           max_output_tokens=settings.model_max_output_tokens,
+                           history_max_messages=settings.history_max_messages),
+        memory=build_memory(settings, embedder=embedder),
+        closers=(gateway.aclose,),
+    )
+
+
+async def close_services(services: DeskServices) -> None:
+    for client in (services.judge, services.masker, services.memory):
+        close = getattr(client, "aclose", None)
+        if close is not None:
+            await close()
+    for closer in services.closers:
+        await closer()
