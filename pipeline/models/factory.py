@@ -35,8 +35,13 @@ def build_offline(settings: Settings, role: Role, embedder: TextEmbedder) -> Bas
     raise ConfigError(f"unknown model role {role!r}")
 
 
-def build_hosted(settings: Settings, *, gemini_base_url: str | None = None) -> BaseLlm:
-    """The configured hosted model, wrapped; the same model serves every role."""
+def build_hosted(settings: Settings, *, gemini_base_url: str | None = None,
+                 backoff_initial_s: float = 0.5) -> BaseLlm:
+    """The configured hosted model, wrapped; the same model serves every role.
+
+    `gemini_base_url` redirects Gemini (recorded-payload tests, a proxy); `backoff_initial_s`
+    is the first retry wait (doubling, with jitter, up to 8 s).
+    """
     name = settings.model_name
     if name.startswith(LITELLM_PREFIX):
         inner = build_litellm(name, settings.litellm_api_base, settings.litellm_api_key)
@@ -44,7 +49,8 @@ def build_hosted(settings: Settings, *, gemini_base_url: str | None = None) -> B
         inner = build_gemini(name, settings.google_api_key, base_url=gemini_base_url)
     return ResilientLlm.wrap(inner, timeout_s=settings.model_timeout_s,
                              max_retries=settings.model_max_retries,
-                             max_output_tokens=settings.model_max_output_tokens)
+                             max_output_tokens=settings.model_max_output_tokens,
+                             backoff_initial_s=backoff_initial_s)
 
 
 def build_llm(settings: Settings, role: Role, *, embedder: TextEmbedder | None) -> BaseLlm:

@@ -97,6 +97,8 @@ class ResilientLlm(BaseLlm):
     async def generate_content_async(
         self, llm_request: LlmRequest, stream: bool = False
     ) -> AsyncGenerator[LlmResponse, None]:
+        # Hand-built requests (the Judge's model tier) may not name the model; ADK's always do.
+        llm_request.model = llm_request.model or self.inner.model
         config = llm_request.config
         config.max_output_tokens = min(config.max_output_tokens or self.max_output_tokens,
                                        self.max_output_tokens)

@@ -1,0 +1,39 @@
+"""Fixtures of the model tests: the shared embedder, settings and the provider replay server."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from pipeline.embedding import Embedder
+from pipeline.models.tests.replay_server import ReplayServer
+from pipeline.settings import Settings, load_settings
+
+
+@pytest.fixture(scope="session")
+def embedder() -> Embedder:
+    return Embedder.load()
+
+
+@pytest.fixture(scope="session")
+def make_settings() -> Callable[..., Settings]:
+    """Settings with throw-away database passwords (these tests never reach PostgreSQL)."""
+
+    def make(**overrides: Any) -> Settings:
+        base: dict[str, Any] = {"postgres_password": "unused", "postgres_reader_password": "unused",
+                                "postgres_writer_password": "unused"}
+        return load_settings(**(base | overrides))
+
+    return make
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def replay() -> AsyncIterator[ReplayServer]:
+    server = ReplayServer()
+    uvicorn_server, task = await server.serve()
+    yield server
+    uvicorn_server.should_exit = True
+    await task
