@@ -1,0 +1,76 @@
+"""The Security Judge service, through a2a-sdk's client: the desk's cases, each tier for its reason."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from a2a.types.a2a_pb2 import AgentCard
+
+from guards.judge import RuleSet
+from guards.schema import Verdict
+from services.tests.cases import judge_cases
+from services.tests.fixtures import GuardEndpoint
+from services.tests.sdk import RecordingHttp, fetch_card, sdk_http, sdk_send
+
+RULES = RuleSet.load()
+RULE_IDS = {rule.id for rule in RULES.rules}
+ATTACKS = judge_cases("attacks.yaml")
+LEGIT = judge_cases("legit.yaml")
+RULE_EXAMPLES = [(rule.id, example) for rule in RULES.rules for example in rule.examples]
+
+
+@pytest.fixture(scope="module")
+async def sdk(judge_service: GuardEndpoint) -> AsyncIterator[tuple[RecordingHttp, AgentCard]]:
+    async with sdk_http() as http:
+        yield http, await fetch_card(http, judge_service.url)
+
+
+async def screened(sdk: tuple[RecordingHttp, AgentCard], text: str) -> Verdict:
+    data = await sdk_send(*sdk, text)
+    return Verdict.model_validate(data[0])
+
+
+@pytest.mark.parametrize(("rule_id", "text"), RULE_EXAMPLES, ids=[f"{r}-{i}" for i, (r, _) in enumerate(RULE_EXAMPLES)])
+async def test_the_pattern_tier_blocks_each_rule_example_by_that_rule(
+    sdk: tuple[RecordingHttp, AgentCard], rule_id: str, text: str
+) -> None:
+    verdict = await screened(sdk, text)
+    assert (verdict.verdict, verdict.tier) == ("block", "pattern")
+    assert rule_id in verdict.rules and set(verdict.rules) <= RULE_IDS
+    assert verdict.score is None
+
+
+@pytest.mark.parametrize("text", RULES.fast_path.examples)
+async def test_the_fast_path_allows_its_examples(sdk: tuple[RecordingHttp, AgentCard], text: str) -> None:
+    verdict = await screened(sdk, text)
+    assert (verdict.verdict, verdict.tier, verdict.rules) == ("allow", "fast_path", [RULES.fast_path.id])
+
+
+RULE_DECIDED = [case for case in ATTACKS if not case.get("needs_model")]
+MODEL_ATTACKS = [case for case in ATTACKS if case.get("needs_model")]
+
+
+@pytest.mark.parametrize("case", RULE_DECIDED, ids=[f"attack-{i}" for i in range(len(RULE_DECIDED))])
+async def test_pattern_attacks_are_blocked_by_a_rule(sdk: tuple[RecordingHttp, AgentCard],
+                                                     case: dict[str, Any]) -> None:
+    verdict = await screened(sdk, case["text"])
+    assert (verdict.verdict, verdict.tier) == ("block", "pattern"), verdict.reason
+    assert verdict.rules and set(verdict.rules) <= RULE_IDS
+
+
+@pytest.mark.parametrize("case", MODEL_ATTACKS, ids=[f"model-attack-{i}" for i in range(len(MODEL_ATTACKS))])
+async def test_attacks_no_rule_catches_are_blocked_by_the_model(sdk: tuple[RecordingHttp, AgentCard],
+                                                                case: dict[str, Any]) -> None:
+    verdict = await screened(sdk, case["text"])
+    assert verdict.tier == "model" and verdict.score is not None
+    assert verdict.verdict == "block", verdict.reason
+
+
+@pytest.mark.parametrize("case", LEGIT, ids=[f"legit-{i}" for i in range(len(LEGIT))])
+async def test_ordinary_messages_are_allowed(sdk: tuple[RecordingHttp, AgentCard], case: dict[str, Any]) -> None:
+    verdict = await screened(sdk, case["text"])
+    assert verdict.verdict == "allow", f"{verdict.tier}: {verdict.reason}"
+    assert verdict.tier in ("fast_path", "model")
+    assert (verdict.score is not None) == (verdict.tier == "model")
