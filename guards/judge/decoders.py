@@ -39,7 +39,7 @@ _FORMAT_CHARS = re.compile(r"[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206
 @dataclass(frozen=True)
 class DecodeLimits:
     max_depth: int = 2
-    max_variants: int = 12
+    max_variants: int = 8
     max_token_chars: int = 4096
     max_tokens: int = 4
 
