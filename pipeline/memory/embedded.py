@@ -38,7 +38,7 @@ def _conninfo(settings: Settings) -> str:
 
 def open_mem0(settings: Settings, embedder: Embedder) -> Mem0Memory:
     """A Mem0 `Memory` on the desk's PostgreSQL with the local embedder and no LLM."""
-    state_dir = prepare_mem0(settings.mem0_dir)
+    prepare_mem0(settings.mem0_dir)
     from mem0 import Memory as Mem0Memory
     from mem0.configs.base import MemoryConfig
     from mem0.vector_stores.configs import VectorStoreConfig
@@ -59,7 +59,10 @@ def open_mem0(settings: Settings, embedder: Embedder) -> Mem0Memory:
         }),
         embedder=mem0_plugins.embedder_config(embedder),
         llm=mem0_plugins.llm_config(),
-        history_db_path=str(state_dir / "history.db"),
+        # Mem0's change log of memories. The memories themselves live in PostgreSQL; a shared
+        # SQLite file would serialise every desk process's saves and cost an fsync (~20 ms here)
+        # per save, for a log the desk never reads.
+        history_db_path=":memory:",
     )
     return Mem0Memory(config)
 
