@@ -4,15 +4,27 @@
     async for event in pipeline.run_turn(CustomerSession(email), text):
         ...  # TurnEvent, StepEvent, ToolEvent, then FinalEvent or ErrorEvent
     await pipeline.aclose()
+
+Names load on first use: `guards` imports `pipeline.errors`, and an eager import of the turn
+engine here would import `guards` back while it is still initialising.
 """
 
-from pipeline.desk import CustomerSession, Pipeline
-from pipeline.errors import ConfigError, SupportdeskError
-from pipeline.events import ErrorEvent, Event, FinalEvent, StepEvent, ToolEvent, TurnEvent, Usage, parse_event
-from pipeline.settings import Settings, load_settings
-from pipeline.tracing import trace_url
+from importlib import import_module
+from typing import Any
 
-__all__ = [
-    "ConfigError", "CustomerSession", "ErrorEvent", "Event", "FinalEvent", "Pipeline", "Settings", "StepEvent",
-    "SupportdeskError", "ToolEvent", "TurnEvent", "Usage", "load_settings", "parse_event", "trace_url",
-]
+_EXPORTS = {
+    "CustomerSession": "pipeline.desk", "Pipeline": "pipeline.desk",
+    "ConfigError": "pipeline.errors", "SupportdeskError": "pipeline.errors",
+    "ErrorEvent": "pipeline.events", "Event": "pipeline.events", "FinalEvent": "pipeline.events",
+    "StepEvent": "pipeline.events", "ToolEvent": "pipeline.events", "TurnEvent": "pipeline.events",
+    "Usage": "pipeline.events", "parse_event": "pipeline.events",
+    "Settings": "pipeline.settings", "load_settings": "pipeline.settings",
+    "trace_url": "pipeline.tracing",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'pipeline' has no attribute {name!r}")
+    return getattr(import_module(_EXPORTS[name]), name)

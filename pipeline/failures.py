@@ -21,7 +21,7 @@ def finish_with(recorder: TurnRecorder, exc: BaseException, *, stage: StepName |
     """Record the terminal event for a turn that ended by `exc` (nothing if one was recorded)."""
     if recorder.finished:
         return
-    where: StepName | None = stage or next(iter(recorder.started_steps()), None)
+    where: StepName | None = stage or recorder.failing_step()
     latency = recorder.elapsed_ms()
     if isinstance(exc, BudgetExceeded):
         recorder.record(FinalEvent, status="capped", answer=exc.user_message, reason=f"budget: {exc.budget}",

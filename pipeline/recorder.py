@@ -28,6 +28,8 @@ class TurnRecorder:
         return bool(self.events) and self.events[-1].terminal
 
     def record(self, kind: type[E], **fields: Any) -> E:
+        if self.finished:
+            raise RuntimeError(f"turn {self.turn_id} already ended; {kind.__name__} would follow its terminal event")
         event = kind(turn_id=self.turn_id, seq=len(self.events), t_ms=self.elapsed_ms(), **fields)
         self.events.append(event)
         self._emit(event)
@@ -37,13 +39,15 @@ class TurnRecorder:
         return self.record(StepEvent, name=name, status=status, ms=None if ms is None else round(ms, 3),
                            detail=detail)
 
-    def started_steps(self) -> list[StepName]:
-        """Steps that started but have not ended (the stage a failure or a cancel happened in)."""
+    def failing_step(self) -> StepName | None:
+        """The step a failure or a cancel happened in: the last that failed, else one still open."""
         open_steps: dict[StepName, None] = {}
         for event in self.events:
             if isinstance(event, StepEvent):
+                if event.status == "failed":
+                    return event.name
                 if event.status == "started":
                     open_steps[event.name] = None
                 else:
                     open_steps.pop(event.name, None)
-        return list(open_steps)
+        return next(iter(open_steps), None)

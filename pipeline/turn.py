@@ -95,8 +95,10 @@ class Turn:
         message = cleaned.text
         recall = asyncio.create_task(self._timed_recall(message))
         try:
-            if not await self._screen(message):
+            blocked = await self._screen(message)
+            if blocked is not None:
                 self.recorder.step("recall", "skipped", reason="turn blocked")
+                self._blocked(*blocked)
                 return
             with self.step("recall") as timer:
                 memories, recall_ms = await recall
@@ -121,22 +123,20 @@ class Turn:
         found = await self.services.memory.recall(user_id=self.email, query=message)
         return found, (time.perf_counter() - started) * 1000
 
-    async def _screen(self, message: str) -> bool:
-        """Judge, then Guardrail; True when both allow (a blocked turn has its final event)."""
+    async def _screen(self, message: str) -> tuple[StepName, str] | None:
+        """Judge, then Guardrail; the blocking step and its reason, or None when both allow."""
         with self.step("judge") as timer:
             verdict = await self.services.judge.screen(message)
             timer.end(_status(verdict), **verdict.model_dump())
         if verdict.verdict == "block":
-            self._blocked("judge", verdict.reason)
-            return False
+            return "judge", verdict.reason
         with self.step("guardrail") as timer:
             checked = await self.services.guardrail.check(message)
             self.budget.add_tokens(input_tokens=checked.input_tokens, output_tokens=checked.output_tokens)
             timer.end(_status(checked.verdict), **checked.verdict.model_dump())
         if checked.verdict.verdict == "block":
-            self._blocked("guardrail", checked.verdict.reason)
-            return False
-        return True
+            return "guardrail", checked.verdict.reason
+        return None
 
     async def _answer(self, message: str, memories: list[str]) -> str:
         answer = ""
@@ -145,8 +145,6 @@ class Turn:
                 if event.usage_metadata:
                     self.budget.add_tokens(input_tokens=event.usage_metadata.prompt_token_count or 0,
                                            output_tokens=event.usage_metadata.candidates_token_count or 0)
-                if event.error_code:
-                    raise ModelRefused(f"model stopped: {event.error_code} {event.error_message}")
                 if event.is_final_response() and event.content and event.content.parts:
                     answer += "".join(p.text or "" for p in event.content.parts if not p.thought)
             if not answer.strip():

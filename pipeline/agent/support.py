@@ -11,6 +11,7 @@ import asyncio
 import hashlib
 from collections.abc import AsyncIterator, Sequence
 from contextvars import ContextVar
+from typing import Any
 
 from google.adk.agents import LlmAgent
 from google.adk.agents.callback_context import CallbackContext
@@ -22,12 +23,20 @@ from google.adk.runners import Runner
 from google.adk.sessions import InMemorySessionService
 from google.adk.tools.base_tool import BaseTool
 from google.adk.tools.base_toolset import BaseToolset
+from google.adk.tools.tool_context import ToolContext
 from google.genai import types
 
+from pipeline.errors import ModelRefused, ModelUnavailable
 from pipeline.models.prompts import SUPPORT_INSTRUCTION, render_memories
 
 APP = "supportdesk"
 _turn_memories: ContextVar[tuple[str, ...]] = ContextVar("turn_memories", default=())
+#: ADK turns an exception raised in a tool or model call into an error event and drops the object;
+#: the error callbacks keep it here so the pipeline can end the turn with the typed error.
+_turn_failures: ContextVar[list[Exception] | None] = ContextVar("turn_failures", default=None)
+#: Provider finish reasons that mean "refused", as opposed to "failed".
+REFUSAL_CODES = frozenset({"SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY",
+                           "content_filter"})
 
 
 def _starts_a_turn(content: types.Content) -> bool:
@@ -54,6 +63,8 @@ class SupportAgent:
             name="support_agent", model=llm, instruction=self._instruction, tools=list(tools),
             generate_content_config=types.GenerateContentConfig(max_output_tokens=max_output_tokens),
             before_model_callback=self._bound_history,
+            on_model_error_callback=self._remember_model_failure,
+            on_tool_error_callback=self._remember_tool_failure,
         )
         self._runner = Runner(app_name=APP, agent=agent, session_service=self._sessions)
 
@@ -65,20 +76,49 @@ class SupportAgent:
     def _bound_history(self, callback_context: CallbackContext, llm_request: LlmRequest) -> None:
         llm_request.contents = bounded_history(llm_request.contents, self._history)
 
+    @staticmethod
+    def _remember(error: Exception) -> None:
+        failures = _turn_failures.get()
+        if failures is not None:
+            failures.append(error)
+
+    def _remember_model_failure(self, _ctx: CallbackContext, _request: LlmRequest, error: Exception) -> None:
+        self._remember(error)
+
+    def _remember_tool_failure(self, _tool: BaseTool, _args: dict[str, Any], _ctx: ToolContext,
+                               error: Exception) -> None:
+        self._remember(error)
+
+    @staticmethod
+    def _raise_for(event: AdkEvent, failures: list[Exception]) -> None:
+        """An ADK error event ends the turn with the exception behind it (or a typed model error)."""
+        if failures:
+            raise failures[-1]
+        detail = f"agent stopped: {event.error_code}: {event.error_message}"
+        if event.error_code in REFUSAL_CODES:
+            raise ModelRefused(detail)
+        raise ModelUnavailable(detail)
+
     async def run(self, email: str, text: str, memories: Sequence[str]) -> AsyncIterator[AdkEvent]:
+        """This customer's turn as ADK events; a failed tool or model call raises its typed error."""
         session_id = "customer-" + hashlib.sha256(email.encode()).hexdigest()[:24]
         lock = self._locks.setdefault(session_id, asyncio.Lock())
         async with lock:  # one turn at a time per customer: their history is one conversation
             if await self._sessions.get_session(app_name=APP, user_id=email, session_id=session_id) is None:
                 await self._sessions.create_session(app_name=APP, user_id=email, session_id=session_id)
-            token = _turn_memories.set(tuple(memories))
+            failures: list[Exception] = []
+            memories_token = _turn_memories.set(tuple(memories))
+            failures_token = _turn_failures.set(failures)
             try:
                 async for event in self._runner.run_async(
                         user_id=email, session_id=session_id,
                         new_message=types.Content(role="user", parts=[types.Part(text=text)])):
+                    if event.error_code:
+                        self._raise_for(event, failures)
                     yield event
             finally:
-                _turn_memories.reset(token)
+                _turn_failures.reset(failures_token)
+                _turn_memories.reset(memories_token)
                 await self._compact(email, session_id)
 
     async def _compact(self, email: str, session_id: str) -> None:

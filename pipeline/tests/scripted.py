@@ -1,0 +1,46 @@
+"""Scripted models for the paths the offline model never takes (a looping or refusing model).
+
+They stand where a hosted model would; everything around them — Toolbox, PostgreSQL, guards —
+is real.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+
+from google.adk.models._capabilities import LlmCapabilities
+from google.adk.models.base_llm import BaseLlm
+from google.adk.models.llm_request import LlmRequest
+from google.adk.models.llm_response import LlmResponse
+from google.genai import types
+
+
+class LoopingLlm(BaseLlm):
+    """Asks for the same tool call with the same arguments every time."""
+
+    model: str = "scripted-loop"
+    order_id: str = "ORD-10001"
+
+    @property
+    def capabilities(self) -> LlmCapabilities:
+        return LlmCapabilities(output_schema_and_tools=False)
+
+    async def generate_content_async(self, llm_request: LlmRequest, stream: bool = False
+                                     ) -> AsyncGenerator[LlmResponse, None]:
+        call = types.FunctionCall(name="get-order-status", args={"order_id": self.order_id})
+        yield LlmResponse(content=types.Content(role="model", parts=[types.Part(function_call=call)]))
+
+
+class RefusingLlm(BaseLlm):
+    """Answers like a provider whose safety filter blocked the response."""
+
+    model: str = "scripted-refusal"
+
+    @property
+    def capabilities(self) -> LlmCapabilities:
+        return LlmCapabilities(output_schema_and_tools=False)
+
+    async def generate_content_async(self, llm_request: LlmRequest, stream: bool = False
+                                     ) -> AsyncGenerator[LlmResponse, None]:
+        yield LlmResponse(error_code="SAFETY", error_message="response blocked by the safety filter",
+                          finish_reason=types.FinishReason.SAFETY)

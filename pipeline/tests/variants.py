@@ -1,0 +1,153 @@
+"""Variants of the real desk for the terminal-path cases: one dependency broken, slowed or scripted.
+
+Each variant is an async context manager yielding a `Pipeline` that shares the session desk's real
+services except the one the case is about.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from google.adk.models.base_llm import BaseLlm
+
+from db.bootstrap import prepare_database
+from db.embedded import EmbeddedPostgres
+from evals.harness import free_port
+from pipeline.agent.support import SupportAgent
+from pipeline.agent.tools import desk_tools
+from pipeline.clients.judge import JudgeClient
+from pipeline.clients.masker import MaskerClient
+from pipeline.clients.tests.fake_guard import Reply, fake_guard
+from pipeline.desk import Pipeline
+from pipeline.embedding import Embedder
+from pipeline.memory.factory import build_memory
+from pipeline.models.factory import build_llm
+from pipeline.settings import Settings
+from pipeline.tests.scripted import LoopingLlm, RefusingLlm
+from toolbox.client import ToolboxGateway
+from toolbox.server import ToolboxServer
+
+Variant = Callable[[Pipeline, Settings, Path], AbstractAsyncContextManager[Pipeline]]
+ALLOW = {"verdict": "allow", "reason": "ok", "rules": [], "tier": "fast_path"}
+
+
+def _reply_with(data: dict[str, Any]) -> str:
+    message = {"messageId": "m", "role": "ROLE_AGENT", "parts": [{"data": data}]}
+    return json.dumps({"jsonrpc": "2.0", "id": "$ID", "result": {"message": message}}).replace('"$ID"', "$ID")
+
+
+def _rebuilt(desk: Pipeline, settings: Settings, **services: Any) -> Pipeline:
+    return Pipeline(settings, dataclasses.replace(desk.services, **services),
+                    tracer_provider=desk.tracer_provider, runlog=desk.runlog)
+
+
+async def _agent_with(stack: AsyncExitStack, settings: Settings, llm: BaseLlm) -> SupportAgent:
+    gateway = ToolboxGateway(settings.toolbox_url, toolset=settings.toolbox_toolset,
+                             timeout_s=settings.toolbox_timeout_s)
+    await gateway.load()
+    stack.push_async_callback(gateway.aclose)
+    return SupportAgent(llm, desk_tools(gateway), max_output_tokens=settings.model_max_output_tokens,
+                        history_max_messages=settings.history_max_messages)
+
+
+@asynccontextmanager
+async def plain(desk: Pipeline, settings: Settings, _: Path) -> AsyncIterator[Pipeline]:
+    yield _rebuilt(desk, settings)
+
+
+@asynccontextmanager
+async def slow_judge(desk: Pipeline, settings: Settings, _: Path) -> AsyncIterator[Pipeline]:
+    async with fake_guard(Reply(body=_reply_with(ALLOW), delay_s=3.0)) as port:
+        judge = JudgeClient(settings.model_copy(update={"judge_port": port}))
+        yield _rebuilt(desk, settings, judge=judge)
+        await judge.aclose()
+
+
+@asynccontextmanager
+async def judge_garbage(desk: Pipeline, settings: Settings, _: Path) -> AsyncIterator[Pipeline]:
+    async with fake_guard(Reply(body=_reply_with({"verdict": "probably fine", "tier": "vibes"}))) as port:
+        judge = JudgeClient(settings.model_copy(update={"judge_port": port}))
+        yield _rebuilt(desk, settings, judge=judge)
+        await judge.aclose()
+
+
+@asynccontextmanager
+async def judge_down(desk: Pipeline, settings: Settings, _: Path) -> AsyncIterator[Pipeline]:
+    judge = JudgeClient(settings.model_copy(update={"judge_port": free_port()}))
+    yield _rebuilt(desk, settings, judge=judge)
+    await judge.aclose()
+
+
+@asynccontextmanager
+async def masker_down(desk: Pipeline, settings: Settings, _: Path) -> AsyncIterator[Pipeline]:
+    masker = MaskerClient(settings.model_copy(update={"masker_port": free_port()}))
+    yield _rebuilt(desk, settings, masker=masker)
+    await masker.aclose()
+
+
+@asynccontextmanager
+async def looping_model(desk: Pipeline, settings: Settings, _: Path) -> AsyncIterator[Pipeline]:
+    async with AsyncExitStack() as stack:
+        yield _rebuilt(desk, settings, agent=await _agent_with(stack, settings, LoopingLlm()))
+
+
+@asynccontextmanager
+async def refusing_model(desk: Pipeline, settings: Settings, _: Path) -> AsyncIterator[Pipeline]:
+    async with AsyncExitStack() as stack:
+        yield _rebuilt(desk, settings, agent=await _agent_with(stack, settings, RefusingLlm()))
+
+
+@asynccontextmanager
+async def toolbox_down(desk: Pipeline, settings: Settings, tmp: Path) -> AsyncIterator[Pipeline]:
+    own = settings.model_copy(update={"toolbox_port": free_port()})
+    server = ToolboxServer(own, log_path=tmp / "toolbox.log")
+    server.start()
+    try:
+        async with AsyncExitStack() as stack:
+            agent = await _agent_with(stack, own, build_llm(own, "agent", embedder=Embedder.load()))
+            server.stop()
+            yield _rebuilt(desk, own, agent=agent)
+    finally:
+        server.stop()
+
+
+@asynccontextmanager
+async def memory_down(desk: Pipeline, settings: Settings, _: Path) -> AsyncIterator[Pipeline]:
+    memory = build_memory(settings.model_copy(update={"postgres_port": free_port(), "memory_timeout_s": 2.0}),
+                          embedder=Embedder.load())
+    yield _rebuilt(desk, settings, memory=memory)
+    await memory.aclose()
+
+
+@asynccontextmanager
+async def database_down(desk: Pipeline, settings: Settings, tmp: Path) -> AsyncIterator[Pipeline]:
+    """A second, private PostgreSQL behind its own Toolbox and memory, stopped before the turn."""
+    own = settings.model_copy(update={"embedded_pg_dir": tmp / "pg", "postgres_port": free_port(),
+                                      "toolbox_port": free_port(), "memory_timeout_s": 2.0})
+    database = EmbeddedPostgres(own)
+    await prepare_database(own)
+    server = ToolboxServer(own, log_path=tmp / "toolbox.log")
+    server.start()
+    embedder = Embedder.load()
+    try:
+        async with AsyncExitStack() as stack:
+            agent = await _agent_with(stack, own, build_llm(own, "agent", embedder=embedder))
+            memory = build_memory(own, embedder=embedder)
+            stack.push_async_callback(memory.aclose)
+            database.stop()
+            yield _rebuilt(desk, own, agent=agent, memory=memory)
+    finally:
+        server.stop()
+        database.stop()
+
+
+VARIANTS: dict[str, Variant] = {
+    "plain": plain, "slow_judge": slow_judge, "judge_garbage": judge_garbage, "judge_down": judge_down,
+    "masker_down": masker_down, "looping_model": looping_model, "refusing_model": refusing_model,
+    "toolbox_down": toolbox_down, "memory_down": memory_down, "database_down": database_down,
+}
