@@ -59,10 +59,14 @@ class _ExemplarVerdictLlm(BaseLlm):
 
 
 GUARDRAIL_TOP_K = 3
+#: Below this on-topic similarity nothing about the shop is even remotely near, and the margin
+#: between two tiny similarities is noise: the message is off-topic whatever the margin.
+GUARDRAIL_MIN_ON_TOPIC = 0.2
 
 
 class OfflineGuardrailLlm(_ExemplarVerdictLlm):
-    """On-topic iff (on-topic similarity − off-topic similarity) ≥ threshold.
+    """On-topic iff (on-topic similarity − off-topic similarity) ≥ threshold (and the on-topic
+    similarity reaches `GUARDRAIL_MIN_ON_TOPIC`).
 
     A side's similarity is the mean over its `GUARDRAIL_TOP_K` nearest exemplars; the score is the margin.
     0.0 (the nearer side wins) is the proposed default; see `report_quality.py` for the sweep.
@@ -76,11 +80,15 @@ class OfflineGuardrailLlm(_ExemplarVerdictLlm):
         groups = {side: [Exemplar.model_validate(e) for e in data[side]] for side in ("on_topic", "off_topic")}
         return cls(embedder=embedder, bank=ExemplarBank(groups, embedder), threshold=threshold)
 
-    def decide(self, message: str) -> ModelVerdict:
+    def nearest(self, message: str) -> tuple[Match, Match]:
+        """On-topic and off-topic similarity (mean of each side's nearest exemplars)."""
         best = self.bank.best(self.embedder.embed_one(message), k=GUARDRAIL_TOP_K)
-        on, off = best["on_topic"], best["off_topic"]
+        return best["on_topic"], best["off_topic"]
+
+    def decide(self, message: str) -> ModelVerdict:
+        on, off = self.nearest(message)
         margin = on.score - off.score
-        allow = margin >= self.threshold
+        allow = guardrail_allows(on, off, self.threshold)
         winner = on if allow else off
         topic = "about the shop's orders and support" if allow else "off-topic for this shop"
         return ModelVerdict(
@@ -90,6 +98,10 @@ class OfflineGuardrailLlm(_ExemplarVerdictLlm):
             rules=[f"exemplar:{winner.exemplar_id}"],
             score=round(margin, 4),
         )
+
+
+def guardrail_allows(on: Match, off: Match, threshold: float) -> bool:
+    return on.score - off.score >= threshold and on.score >= GUARDRAIL_MIN_ON_TOPIC
 
 
 #: Long messages are judged part by part as well as whole, so an attack sentence buried in a
@@ -125,9 +137,20 @@ class OfflineJudgeLlm(_ExemplarVerdictLlm):
                    categories=tuple(data["attacks"]))
 
     def nearest(self, message: str) -> tuple[Match, Match]:
-        """The nearest attack exemplar (any category) and the nearest benign one."""
-        best = self.bank.best(self.embedder.embed(message_parts(message)))
-        return max((best[c] for c in self.categories), key=lambda m: m.score), best["benign"]
+        """The nearest attack exemplar (any category) and benign exemplar of the message part
+        that looks most like an attack: the highest attack similarity among parts nearer an
+        attack than anything harmless, else the part with the smallest harmless lead.
+
+        So a part blocks on its own: a harmless sentence elsewhere cannot outvote it.
+        """
+        pairs = []
+        for vector in self.embedder.embed(message_parts(message)):
+            best = self.bank.best(vector)
+            pairs.append((max((best[c] for c in self.categories), key=lambda m: m.score), best["benign"]))
+        leaning = [p for p in pairs if p[0].score > p[1].score]
+        if leaning:
+            return max(leaning, key=lambda p: p[0].score)
+        return max(pairs, key=lambda p: p[0].score - p[1].score)
 
     def decide(self, message: str) -> ModelVerdict:
         attack, benign = self.nearest(message)

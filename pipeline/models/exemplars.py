@@ -72,16 +72,13 @@ class ExemplarBank:
     def __len__(self) -> int:
         return len(self._ids)
 
-    def best(self, vectors: Vectors, k: int = 1) -> dict[str, Match]:
+    def best(self, vector: Vectors, k: int = 1) -> dict[str, Match]:
         """Nearest exemplar of every label (cosine = dot product of normalised vectors).
 
-        `vectors` is one vector or several rows (parts of one message): each exemplar then
-        counts with its best-matching part. With `k` > 1 a label scores the mean of its k
-        nearest exemplars, which a single look-alike sentence sways less than the maximum.
+        With `k` > 1 a label scores the mean of its k nearest exemplars, which a single
+        look-alike sentence sways less than the maximum.
         """
-        sims = self._matrix @ vectors.T
-        if sims.ndim == 2:
-            sims = sims.max(axis=1)
+        sims = self._matrix @ vector
         out: dict[str, Match] = {}
         for label in self.labels:
             idx = np.flatnonzero(self._labels == label)

@@ -12,15 +12,18 @@ import re
 _DIGITS = r"(\d{4,10})"
 _REF = (
     r"(?:"
-    r"\bord(?:er)?\b[\s:#._-]*(?:(?:number|no|nr|num|id|is|was|ref|reference)\b[\s:#.]*){0,2}" + _DIGITS
+    r"\bord(?:ers?)?\b[\s:#._-]*(?:(?:number|no|nr|num|id|is|was|ref|reference)\b[\s:#.]*){0,2}" + _DIGITS
     + r"|\bord[-_]?" + _DIGITS
     + r"|\#\s?" + _DIGITS
     + r")\b"
 )
-_ORDER_REF = re.compile(r"(?i)" + _REF)
+#: A reference and the list that may follow it: "orders 10042, 10043 and #10044".
+_REF_LIST = _REF + r"(?:\s*(?:,|&|\band\b|\bor\b)\s*(?:ord[-_ ]?|\#\s?)?\d{4,10}\b)*"
+_ORDER_REF = re.compile(r"(?i)" + _REF_LIST)
+_ID_DIGITS = re.compile(r"\d{4,10}")
 #: A reference with its lead-in ("for my order 10042"), removed whole from notes.
 _ORDER_REF_PHRASE = re.compile(
-    r"(?i)(?:\b(?:for|on|of|with|about|regarding|re)\s+)?(?:(?:my|the|this|that)\s+)?" + _REF
+    r"(?i)(?:\b(?:for|on|of|with|about|regarding|re)\s+)?(?:(?:my|the|this|that)\s+)?" + _REF_LIST
 )
 _LATEST = re.compile(r"(?i)\b(latest|last|newest|most\s+recent|recent|current)\b")
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?])")
@@ -33,11 +36,14 @@ def canonical_order_id(digits: str) -> str:
 
 
 def find_order_ids(text: str) -> list[str]:
-    """Canonical ids of every order the message names, first mention first, without repeats."""
+    """Canonical ids of every order the message names, first mention first, without repeats.
+
+    A list after one reference counts too: "orders 10042, 10043 and #10044".
+    """
     seen: dict[str, None] = {}
     for match in _ORDER_REF.finditer(text):
-        digits = next(group for group in match.groups() if group)
-        seen.setdefault(canonical_order_id(digits), None)
+        for digits in _ID_DIGITS.findall(match.group(0)):
+            seen.setdefault(canonical_order_id(digits), None)
     return list(seen)
 
 

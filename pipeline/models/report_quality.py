@@ -18,7 +18,13 @@ from pathlib import Path
 
 from pipeline.embedding import Embedder
 from pipeline.models import datasets
-from pipeline.models.classifiers import OfflineGuardrailLlm, OfflineJudgeLlm, judge_blocks
+from pipeline.models.classifiers import (
+    GUARDRAIL_MIN_ON_TOPIC,
+    OfflineGuardrailLlm,
+    OfflineJudgeLlm,
+    guardrail_allows,
+    judge_blocks,
+)
 from pipeline.models.exemplars import Match
 
 
@@ -33,12 +39,13 @@ def _precision_recall(pos: Sequence[bool], neg: Sequence[bool]) -> tuple[float, 
 
 def guardrail_report(guardrail: OfflineGuardrailLlm, sets: dict[str, list[str]],
                      thresholds: Sequence[float]) -> None:
-    margins = {name: [guardrail.decide(t).score for t in texts] for name, texts in sets.items()}
-    print(f"\nGuardrail (allow iff on-topic margin >= threshold; configured {guardrail.threshold:+.3f})")
+    nearest = {name: [guardrail.nearest(t) for t in texts] for name, texts in sets.items()}
+    print(f"\nGuardrail (allow iff on-topic margin >= threshold and on-topic similarity >= "
+          f"{GUARDRAIL_MIN_ON_TOPIC}; configured {guardrail.threshold:+.3f})")
     print(f"{'threshold':>9} {'precision':>9} {'recall':>7} {'P(+bank)':>9} "
           f"{'tau allow':>9} {'clinc-on':>9} {'oos block':>9} {'clinc-off':>9} {'bank block':>10} {'neutral':>8}")
     for t in thresholds:
-        allow = {name: [m >= t for m in ms] for name, ms in margins.items()}
+        allow = {name: [guardrail_allows(on, off, t) for on, off in pairs] for name, pairs in nearest.items()}
         pos = allow["tau"] + allow["clinc_on"]
         precision, recall = _precision_recall(pos, allow["clinc_oos"] + allow["clinc_off"])
         p_bank, _ = _precision_recall(pos, allow["clinc_oos"] + allow["clinc_off"] + allow["banking77"])

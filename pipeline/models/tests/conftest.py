@@ -8,14 +8,9 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from pipeline.embedding import Embedder
+from pipeline.embedding.tests.fixtures import embedder  # noqa: F401  (the shared session fixture)
 from pipeline.models.tests.replay_server import ReplayServer
 from pipeline.settings import Settings, load_settings
-
-
-@pytest.fixture(scope="session")
-def embedder() -> Embedder:
-    return Embedder.load()
 
 
 @pytest.fixture(scope="session")

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from google.adk.agents.llm_agent import ToolUnion
 from google.adk.tools.base_tool import BaseTool
 from google.adk.tools.tool_context import ToolContext
 from google.genai import types
@@ -72,7 +73,11 @@ class FakeShop:
             self.actions.append(key)
         return {"rows": [{"order_id": order_id, "action": action, "newly_recorded": newly}], "row_count": 1}
 
-    def tools(self) -> list[BaseTool]:
+    def tools(self) -> list[ToolUnion]:
+        """The tools as an `LlmAgent` takes them."""
+        return [*self.shop_tools()]
+
+    def shop_tools(self) -> list[ShopTool]:
         action = types.Schema(type=types.Type.STRING,
                               enum=["delivery_instruction", "return_request", "cancel_request"])
         return [

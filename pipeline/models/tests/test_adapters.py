@@ -43,12 +43,12 @@ def _model(case: dict[str, Any], replay: ReplayServer, make_settings: Callable[.
 
 
 def _request() -> LlmRequest:
-    declarations = [tool._get_declaration() for tool in FakeShop({}, "nobody@example.test").tools()]
+    declarations = [tool._get_declaration() for tool in FakeShop({}, "nobody@example.test").shop_tools()]
     return LlmRequest(
         contents=[types.Content(role="user", parts=[types.Part(text="Where is my order 10042?")])],
         config=types.GenerateContentConfig(
             system_instruction=SUPPORT_INSTRUCTION,
-            tools=[types.Tool(function_declarations=[d for d in declarations if d])],
+            tools=[types.Tool(function_declarations=declarations)],
         ),
     )
 
