@@ -14,6 +14,7 @@ import hashlib
 from typing import TYPE_CHECKING, Any
 
 from psycopg.conninfo import make_conninfo
+from psycopg_pool import ConnectionPool
 
 from pipeline.embedding import Embedder
 from pipeline.memory.mem0_env import prepare_mem0
@@ -36,6 +37,16 @@ def _conninfo(settings: Settings) -> str:
     )
 
 
+def _pool(settings: Settings) -> ConnectionPool:
+    # Our own pool rather than Mem0's: autocommit spares a BEGIN/ROLLBACK round trip pair per
+    # statement, and waiting for a connection is bounded by the memory timeout (psycopg's
+    # default is 30 s) so a dead database fails the call instead of hanging a thread.
+    pool = ConnectionPool(_conninfo(settings), min_size=1, max_size=4, open=False,
+                          timeout=settings.memory_timeout_s, kwargs={"autocommit": True})
+    pool.open(wait=False)
+    return pool
+
+
 def open_mem0(settings: Settings, embedder: Embedder) -> Mem0Memory:
     """A Mem0 `Memory` on the desk's PostgreSQL with the local embedder and no LLM."""
     prepare_mem0(settings.mem0_dir)
@@ -48,14 +59,12 @@ def open_mem0(settings: Settings, embedder: Embedder) -> Mem0Memory:
     mem0_plugins.register()
     config = MemoryConfig(
         vector_store=VectorStoreConfig(provider="pgvector", config={
-            "connection_string": _conninfo(settings),
+            "connection_pool": _pool(settings),
             "collection_name": settings.memory_collection,
             "embedding_model_dims": embedder.dims,
             # Exact search: an HNSW scan filters by customer only after picking its nearest
             # candidates among all customers, so a customer's memories could be missed.
             "hnsw": False,
-            "minconn": 1,
-            "maxconn": 4,
         }),
         embedder=mem0_plugins.embedder_config(embedder),
         llm=mem0_plugins.llm_config(),
