@@ -16,7 +16,7 @@ from collections.abc import AsyncGenerator, Awaitable, Callable
 from a2a.helpers import new_data_part
 from a2a.server.context import ServerCallContext
 from a2a.server.events.event_queue import Event
-from a2a.server.request_handlers import RequestHandler, validate_request_params
+from a2a.server.request_handlers import RequestHandler
 from a2a.types.a2a_pb2 import (
     AgentCard,
     CancelTaskRequest,
@@ -46,9 +46,15 @@ Decide = Callable[[str], Awaitable[BaseModel]]
 _NO_TASKS = "This guard answers each message directly and keeps no tasks."
 
 
-def message_text(message: Message) -> str:
-    """The one text part of a request; anything else is a malformed request, not an empty text."""
-    parts = list(message.parts)
+def message_text(params: SendMessageRequest) -> str:
+    """The one text part of a request; anything else is a malformed request, not an empty text.
+
+    Checked here rather than with the SDK's generic required-field walk over the whole request,
+    which was the largest single cost of a guard call (~0.15 ms) and checks fields we never read.
+    """
+    if not params.HasField("message"):
+        raise InvalidParamsError(message="The request must carry a message.")
+    parts = list(params.message.parts)
     if len(parts) != 1 or not parts[0].HasField("text"):
         raise InvalidParamsError(message="The message must carry exactly one text part.")
     return parts[0].text
@@ -61,9 +67,8 @@ class GuardRequestHandler(RequestHandler):
         self._decide = decide
         self._guard = guard
 
-    @validate_request_params
     async def on_message_send(self, params: SendMessageRequest, context: ServerCallContext) -> Message:
-        text = message_text(params.message)
+        text = message_text(params)
         try:
             result = await self._decide(text)
             data = result.model_dump(mode="json", exclude_none=True)
