@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
+from db.bootstrap import prepare_database
+from db.embedded import EmbeddedPostgres
+from pipeline.desk import Pipeline
 from pipeline.settings import Settings
+from services.launch import RunningService, start_service, stop_service
+from toolbox.server import ToolboxServer
 
 
 def free_port() -> int:
@@ -40,3 +48,26 @@ def private_settings(root: Path, **overrides: object) -> Settings:
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg, arg-type]
+
+
+@asynccontextmanager
+async def private_desk(root: Path, **overrides: object) -> AsyncIterator[tuple[Settings, Pipeline]]:
+    """The whole desk on free loopback ports under `root`: PostgreSQL, Toolbox, Judge, Masker, Pipeline."""
+    settings = private_settings(root, **overrides)
+    await prepare_database(settings)
+    toolbox = ToolboxServer(settings, log_path=root / "toolbox.log")
+    started: list[RunningService] = []
+    try:
+        toolbox.start()
+        for name in ("judge", "masker"):
+            started.append(start_service(name, settings, base_env=os.environ, cwd=root, timeout_s=60.0))  # type: ignore[arg-type]
+        pipeline = await Pipeline.build(settings)
+        try:
+            yield settings, pipeline
+        finally:
+            await pipeline.aclose()
+    finally:
+        for service in started:
+            stop_service(service)
+        toolbox.stop()
+        EmbeddedPostgres(settings).stop()
