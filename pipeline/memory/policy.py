@@ -6,12 +6,12 @@ it has at least one of these markers:
 
 * a standing time scope: "from now on", "in future", "going forward", "every time", "whenever",
   "my future orders/parcels/deliveries";
-* a stated preference: "I prefer", "I'd rather", "my preference is";
+* a stated preference: "I prefer", "I'd rather", "my preference is", "please remember";
 * a standing do/don't: "always"/"never"/"don't"/"please don't" + a delivery or contact verb
   ("never ring the bell", "please don't call");
 * a delivery note: "leave my parcels with/at/behind ...", "a safe place is ...";
 * a name preference: "call me Sam", "I go by", "address me as", "my preferred name is";
-* a contact preference: "contact me by email", "only text me", "by email only";
+* a contact preference: "contact me by email", "only text me", "by email only", "I don't want calls";
 
 and none of these vetoes:
 
@@ -41,6 +41,7 @@ _KEEP = [re.compile(p, _FLAGS) for p in (
     r"\bI(?:'d| would)? prefer\b",
     r"\bI(?:'d| would) rather\b",
     r"\bmy (?:preference|preferred)\b",
+    r"\b(?:please )?remember (?:that )?(?:I|my)\b",
     # standing do / don't with a delivery or contact verb
     r"\b(?:always|never|(?:please )?(?:don'?t|do not)(?: ever)?)\s+(?:\w+\s+)?"
     r"(?:leave|deliver|ring|knock|buzz|call|phone|text|email|e-mail|send|contact|use|put|drop|bring)\b",
@@ -54,6 +55,7 @@ _KEEP = [re.compile(p, _FLAGS) for p in (
     r"\b(?:contact|reach|email|e-mail|text|call|phone|message) me (?:only )?(?:by|via|on|through)\b",
     r"\b(?:only|just) (?:contact|email|e-mail|text|call|phone|message) me\b",
     r"\b(?:(?:by|via) )?(?:e-?mail|phone|text|sms|post) only\b",
+    r"\b(?:don'?t|do not) want (?:any )?(?:phone )?(?:calls?|texts?|e-?mails?|messages|marketing)\b",
 )]
 
 _ONE_OFF = re.compile(
@@ -69,7 +71,7 @@ _ABOUT_THE_ASSISTANT = re.compile(
 
 def worth_saving(text: str) -> bool:
     """True when `text` carries a standing preference or instruction (rule in the module docstring)."""
-    text = text.strip()
+    text = text.strip().replace("\u2019", "'")
     if not text or _ABOUT_THE_ASSISTANT.search(text):
         return False
     standing = bool(_STANDING_SCOPE.search(text))

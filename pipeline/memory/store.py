@@ -65,6 +65,8 @@ class GuardedStore(ABC):
     async def _add(self, *, user_id: str, text: str) -> SaveResult: ...
 
     async def _guard(self, operation: str, work: Awaitable[T]) -> T:
+        # On timeout the caller moves on at once; a backend call already running in a worker
+        # thread cannot be interrupted and finishes (or fails) in the background.
         try:
             return await asyncio.wait_for(work, self._timeout_s)
         except MemoryBackendError:
