@@ -10,17 +10,21 @@ import pytest_asyncio
 
 from pipeline.embedding.tests.fixtures import embedder  # noqa: F401  (the shared session fixture)
 from pipeline.models.tests.replay_server import ReplayServer
-from pipeline.settings import Settings, load_settings
+from pipeline.settings import Settings
 
 
 @pytest.fixture(scope="session")
 def make_settings() -> Callable[..., Settings]:
-    """Settings with throw-away database passwords (these tests never reach PostgreSQL)."""
+    """Settings with throw-away database passwords (these tests never reach PostgreSQL).
+
+    The model fields are pinned so that neither `.env` nor the environment changes a case.
+    """
 
     def make(**overrides: Any) -> Settings:
         base: dict[str, Any] = {"postgres_password": "unused", "postgres_reader_password": "unused",
-                                "postgres_writer_password": "unused"}
-        return load_settings(**(base | overrides))
+                                "postgres_writer_password": "unused", "google_api_key": None,
+                                "supportdesk_model": None, "litellm_api_base": None, "litellm_api_key": None}
+        return Settings(_env_file=None, **(base | overrides))  # type: ignore[call-arg]
 
     return make
 

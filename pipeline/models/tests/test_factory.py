@@ -1,0 +1,42 @@
+"""`build_llm`: each configuration builds its model or fails with ConfigError, never falls back.
+
+Cases: `cases/factory_cases.yaml`. Nothing here reaches a network: building a hosted model
+makes no request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from pipeline.embedding import Embedder
+from pipeline.errors import ConfigError
+from pipeline.models.factory import build_llm
+from pipeline.models.resilient import ResilientLlm
+from pipeline.settings import Settings
+
+CASES = yaml.safe_load((Path(__file__).parent / "cases" / "factory_cases.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_build_llm(case: dict[str, Any], embedder: Embedder, make_settings: Callable[..., Settings]) -> None:
+    settings = make_settings(**case["settings"])
+    given = embedder if case.get("embedder", True) else None
+    if "error" in case:
+        with pytest.raises(ConfigError, match=case["error"]):
+            build_llm(settings, case["role"], embedder=given)
+        return
+    llm = build_llm(settings, case["role"], embedder=given)
+    assert type(llm).__name__ == case["builds"]
+    if "threshold" in case:
+        assert getattr(llm, "threshold", None) == case["threshold"]
+    if "inner" in case:
+        assert isinstance(llm, ResilientLlm)
+        assert type(llm.inner).__name__ == case["inner"]
+        assert (llm.timeout_s, llm.max_retries, llm.max_output_tokens) == (
+            settings.model_timeout_s, settings.model_max_retries, settings.model_max_output_tokens)
+        assert llm.model == llm.inner.model == case.get("model", llm.inner.model)
