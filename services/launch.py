@@ -14,6 +14,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Mapping
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -38,6 +39,12 @@ class RunningService:
     url: str
     process: subprocess.Popen[str]
     stderr_tail: deque[str] = field(default_factory=lambda: deque(maxlen=STDERR_TAIL_LINES))
+    drainer: threading.Thread | None = None
+
+    def wait_output(self, timeout_s: float = 2.0) -> None:
+        """After the process ended: wait until its last output lines are collected."""
+        if self.drainer is not None:
+            self.drainer.join(timeout_s)
 
     def last_stderr(self) -> str:
         return "".join(self.stderr_tail).rstrip() or "(no output)"
@@ -91,12 +98,14 @@ def start_service(
     base_env: Mapping[str, str],
     cwd: Path | None = None,
     timeout_s: float = 30.0,
+    log_path: Path | None = None,
 ) -> RunningService:
     """Run `python -m services.<name>` configured by `settings` (its host and port included).
 
     The child's environment is `service_environment(settings, base_env)`. Returns once
     `/healthz` answers; raises `GuardUnavailable` naming the service and its last stderr lines
-    if it exits or stays unhealthy for `timeout_s` (the process is stopped first).
+    if it exits or stays unhealthy for `timeout_s` (the process is stopped first). With
+    `log_path`, the service's whole output is also appended there.
     """
     process = subprocess.Popen(
         [sys.executable, "-m", f"services.{name}"],
@@ -108,7 +117,8 @@ def start_service(
         text=True,
     )
     service = RunningService(name=name, url=guard_url(name, settings), process=process)
-    threading.Thread(target=_drain, args=(service,), name=f"{name}-stderr", daemon=True).start()
+    service.drainer = threading.Thread(target=_drain, args=(service, log_path), name=f"{name}-output", daemon=True)
+    service.drainer.start()
     try:
         _wait_healthy(service, timeout_s)
     except GuardUnavailable:
@@ -117,11 +127,16 @@ def start_service(
     return service
 
 
-def _drain(service: RunningService) -> None:
+def _drain(service: RunningService, log_path: Path | None) -> None:
     # Reading continuously keeps a chatty service from blocking on a full pipe.
     assert service.process.stderr is not None
-    for line in service.process.stderr:
-        service.stderr_tail.append(line)
+    with ExitStack() as stack:
+        log = stack.enter_context(log_path.open("a", encoding="utf-8")) if log_path else None
+        for line in service.process.stderr:
+            service.stderr_tail.append(line)
+            if log is not None:
+                log.write(line)
+                log.flush()
 
 
 def _wait_healthy(service: RunningService, timeout_s: float) -> None:
@@ -130,7 +145,7 @@ def _wait_healthy(service: RunningService, timeout_s: float) -> None:
         while time.monotonic() < deadline:
             code = service.process.poll()
             if code is not None:
-                time.sleep(0.1)  # let the drain thread collect the last lines
+                service.wait_output()
                 raise GuardUnavailable(
                     f"{service.name} exited with code {code} before it was healthy:\n{service.last_stderr()}",
                     guard=service.name,
@@ -157,4 +172,5 @@ def stop_service(service: RunningService, grace_s: float = 5.0) -> int:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+    service.wait_output()
     return process.returncode

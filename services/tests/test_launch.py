@@ -40,9 +40,11 @@ def test_a_service_that_cannot_bind_is_reported_by_name(base_settings: Settings,
             start_service("masker", settings, base_env=os.environ, cwd=tmp_path, timeout_s=60)
 
 
-def test_stop_terminates_the_service(base_settings: Settings, tmp_path: Path) -> None:
+def test_stop_terminates_the_service_and_its_log_is_kept(base_settings: Settings, tmp_path: Path) -> None:
+    log = tmp_path / "masker.log"
     service = start_service("masker", base_settings.model_copy(update={"masker_port": free_port()}),
-                            base_env=os.environ, cwd=tmp_path, timeout_s=60)
+                            base_env=os.environ, cwd=tmp_path, timeout_s=60, log_path=log)
     stop_service(service, grace_s=10)
     assert service.process.poll() is not None
     assert "Application shutdown complete" in service.last_stderr()  # SIGTERM was handled, not killed
+    assert "Application shutdown complete" in log.read_text()
