@@ -21,6 +21,7 @@ _REF = (
 _REF_LIST = _REF + r"(?:\s*(?:,|&|\band\b|\bor\b)\s*(?:ord[-_ ]?|\#\s?)?\d{4,10}\b)*"
 _ORDER_REF = re.compile(r"(?i)" + _REF_LIST)
 _ID_DIGITS = re.compile(r"\d{4,10}")
+_BARE_NUMBER = re.compile(r"(?<![\w.,$€£])(\d{4,10})(?![\w.,%]|\s*(?:dollars|euros|pounds|usd|eur|gbp)\b)", re.I)
 #: A reference with its lead-in ("for my order 10042"), removed whole from notes.
 _ORDER_REF_PHRASE = re.compile(
     r"(?i)(?:\b(?:for|on|of|with|about|regarding|re)\s+)?(?:(?:my|the|this|that)\s+)?" + _REF_LIST
@@ -35,14 +36,19 @@ def canonical_order_id(digits: str) -> str:
     return f"ORD-{digits}"
 
 
-def find_order_ids(text: str) -> list[str]:
+def find_order_ids(text: str, *, bare_numbers: bool = False) -> list[str]:
     """Canonical ids of every order the message names, first mention first, without repeats.
 
-    A list after one reference counts too: "orders 10042, 10043 and #10044".
+    A list after one reference counts too: "orders 10042, 10043 and #10044". With
+    `bare_numbers`, a message with no order cue at all may name orders by number alone ("when
+    will 10042 arrive"): right for look-ups, where a wrong number only finds nothing.
     """
     seen: dict[str, None] = {}
     for match in _ORDER_REF.finditer(text):
         for digits in _ID_DIGITS.findall(match.group(0)):
+            seen.setdefault(canonical_order_id(digits), None)
+    if not seen and bare_numbers:
+        for digits in _BARE_NUMBER.findall(text):
             seen.setdefault(canonical_order_id(digits), None)
     return list(seen)
 

@@ -78,17 +78,18 @@ class IntentRecognizer:
         return next((rule for rule, rx in self._keywords.get(intent, []) if rx.search(text)), None)
 
     def recognise(self, text: str) -> IntentMatch:
+        """Among intents over the threshold: keyword-confirmed first, then priority, then score."""
         best = self._bank.best(self._embedder.embed_one(mask_order_refs(text)))
-        candidates: list[tuple[int, float, IntentMatch]] = []
+        candidates: list[tuple[bool, int, float, IntentMatch]] = []
         for name, spec in self._data.intents.items():
             hit = self.keyword_hit(name, text)
             score = best[name].score + (self._data.keyword_bonus if hit else 0.0)
             if score >= self._data.threshold:
                 evidence = f"exemplar:{best[name].exemplar_id}" + (f"+keyword:{hit}" if hit else "")
                 match = IntentMatch(intent=name, score=round(score, 4), evidence=evidence)
-                candidates.append((spec.priority, score, match))
+                candidates.append((hit is not None, spec.priority, score, match))
         if not candidates:
             nearest = max(best.values(), key=lambda m: m.score)
             return IntentMatch(intent=FALLBACK, score=round(nearest.score, 4),
                                evidence=f"below-threshold:{nearest.exemplar_id}")
-        return max(candidates, key=lambda c: (c[0], c[1]))[2]
+        return max(candidates, key=lambda c: c[:3])[3]

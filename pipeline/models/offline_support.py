@@ -30,6 +30,7 @@ from pipeline.models.turn import model_response, read_turn
 #: A turn re-plans after every tool result; remembering the last messages' intents spares
 #: re-embedding the same message two or three times per turn.
 _INTENT_CACHE_SIZE = 256
+_VAGUE_WITH_ORDER = frozenset({"list_orders", "greeting", "thanks"})
 
 
 class OfflineSupportLlm(BaseLlm):
@@ -50,9 +51,10 @@ class OfflineSupportLlm(BaseLlm):
         cached = self._intents.get(message)
         if cached is None:
             cached = self.recognizer.recognise(message)
-            # A named order with no other recognisable request ("ORD-10042?") is a status question.
-            bare = cached.evidence.startswith("below-threshold") or cached.intent == "list_orders"
-            if bare and find_order_ids(message):
+            # A named order with no other recognisable request ("ORD-10042?", "hi, 10042 please")
+            # is a status question.
+            vague = cached.evidence.startswith("below-threshold") or cached.intent in _VAGUE_WITH_ORDER
+            if vague and find_order_ids(message):
                 cached = IntentMatch(intent="order_status", score=cached.score,
                                      evidence=f"order-id+{cached.evidence}")
             self._intents[message] = cached

@@ -39,16 +39,17 @@ class Step:
     answer: str = ""
 
 
-def _targets(view: TurnView, *, newest_by_default: bool) -> list[str] | Step | None:
-    """Orders the message is about: named ids, else the newest order when that is what it means.
+def _targets(view: TurnView, *, lookup: bool, bare_numbers: bool) -> list[str] | Step | None:
+    """Orders the message is about: named ids, else the newest order when that is what it means
+    (always for a look-up, only when the customer says "latest" for an action).
 
     Returns a Step while the order list still has to be fetched (or turns out empty), and None
     when the customer must name the order.
     """
-    ids = find_order_ids(view.message)
+    ids = find_order_ids(view.message, bare_numbers=bare_numbers)
     if ids:
         return ids
-    if not (newest_by_default or mentions_latest(view.message)):
+    if not (lookup or mentions_latest(view.message)):
         return None
     found = view.find(FIND)
     if found is None:
@@ -59,7 +60,7 @@ def _targets(view: TurnView, *, newest_by_default: bool) -> list[str] | Step | N
 
 
 def _status(intent: Intent, view: TurnView, delivery_notes: Sequence[str]) -> Step:
-    targets = _targets(view, newest_by_default=True)
+    targets = _targets(view, lookup=True, bare_numbers=True)
     if not isinstance(targets, list):
         return targets or Step(answer=answers.unsupported())
     pending = [i for i in targets if view.find(STATUS, order_id=i) is None]
@@ -73,12 +74,14 @@ def _status(intent: Intent, view: TurnView, delivery_notes: Sequence[str]) -> St
                                           delivery_notes=delivery_notes)
                      if rows else answers.not_on_account(order_id))
     found = view.find(FIND)
-    prefix = answers.latest_hint(len(found.rows)) if found and not find_order_ids(view.message) else ""
+    # The list was only fetched because no order was named: say which one this is.
+    prefix = answers.latest_hint(len(found.rows)) if found else ""
     return Step(answer=prefix + " ".join(texts))
 
 
 def _action(action: str, view: TurnView) -> Step:
-    targets = _targets(view, newest_by_default=False)
+    # Delivery notes hold house numbers and postcodes: there, only a cued number is an order.
+    targets = _targets(view, lookup=False, bare_numbers=action != "delivery_instruction")
     if targets is None:
         return Step(answer=answers.ask_order_id(action))
     if isinstance(targets, Step):
