@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,7 +68,7 @@ class Pipeline:
         await close_services(self.services)
         self.tracer_provider.shutdown()
 
-    async def run_turn(self, session: CustomerSession, text: str) -> AsyncIterator[Event]:
+    async def run_turn(self, session: CustomerSession, text: str) -> AsyncGenerator[Event, None]:
         queue: asyncio.Queue[Event] = asyncio.Queue()
         recorder = TurnRecorder(uuid.uuid4().hex, queue.put_nowait)
         worker = asyncio.create_task(self._work(recorder, session, text), name=f"turn-{recorder.turn_id}")
