@@ -12,9 +12,10 @@ import re
 _DIGITS = r"(\d{4,10})"
 _REF = (
     r"(?:"
-    r"\bord(?:ers?)?\b[\s:#._-]*(?:(?:number|no|nr|num|id|is|was|ref|reference)\b[\s:#.]*){0,2}" + _DIGITS
+    r"\bord(?:ers?)?\b[\s:#._-]*(?:(?:number|no|nr|num|id|is|was|ref|reference)\b[\s:#.]*){0,2}"
+    r"(?:ord[-_ ]?)?" + _DIGITS
     + r"|\bord[-_]?" + _DIGITS
-    + r"|\#\s?" + _DIGITS
+    + r"|\#\s?(?:ord[-_]?)?" + _DIGITS
     + r")\b"
 )
 #: A reference and the list that may follow it: "orders 10042, 10043 and #10044".
