@@ -1,0 +1,75 @@
+"""`/api/chat`: one turn streamed as NDJSON, one pipeline event per line, flushed as it happens."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncGenerator
+from contextlib import aclosing
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
+from starlette.types import Receive, Scope, Send
+
+from pipeline import CustomerSession, Event, trace_url
+from web.auth import current_account, resources
+from web.bodies import read_json
+
+NDJSON = "application/x-ndjson"
+TRACE_ID = re.compile(r"[0-9a-f]{32}")
+
+
+class ChatRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    message: str
+
+
+async def _lines(events: AsyncGenerator[Event, None]) -> AsyncGenerator[str, None]:
+    async with aclosing(events):
+        async for event in events:
+            yield event.model_dump_json() + "\n"
+
+
+class TurnStream(StreamingResponse):
+    """Closes the turn's event stream when the response ends for any reason.
+
+    When the client disconnects, Starlette cancels the sending task; the stream may then be
+    parked at a `yield`, where cancellation cannot reach it. Closing it here cancels the turn at
+    once (the pipeline records it as cancelled) instead of whenever the generator is collected.
+    """
+
+    body_iterator: AsyncGenerator[str, None]  # type: ignore[assignment]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self.body_iterator.aclose()
+
+
+async def chat(request: Request) -> Response:
+    account = await current_account(request)
+    desk = resources(request)
+    settings = desk.settings
+    try:
+        message = ChatRequest.model_validate(await read_json(request, max_bytes=settings.chat_max_body_bytes)).message
+    except ValidationError:
+        raise HTTPException(422, 'Send {"message": "..."}.') from None
+    hit = await desk.limiter.hit(f"chat:{account.email}", limit=settings.chat_max_per_window,
+                                 window_s=settings.chat_window_s)
+    if not hit.allowed:
+        return JSONResponse({"error": "You are sending messages too quickly. Please wait a moment."}, 429,
+                            headers={"Retry-After": str(hit.retry_after_s)})
+    events = desk.pipeline.run_turn(CustomerSession(account.email), message)
+    return TurnStream(_lines(events), media_type=NDJSON, headers={"X-Accel-Buffering": "no"})
+
+
+async def trace(request: Request) -> Response:
+    await current_account(request)
+    trace_id = request.path_params["trace_id"]
+    settings = resources(request).settings
+    if not settings.tracing_enabled or not TRACE_ID.fullmatch(trace_id):
+        raise HTTPException(404, "No trace for that turn.")
+    return RedirectResponse(trace_url(settings, trace_id), 303)

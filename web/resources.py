@@ -1,0 +1,45 @@
+"""Everything the web app holds for its lifetime, built once and injected into `create_app`."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
+
+import asyncpg
+import httpx
+
+from db.connect import create_pool
+from pipeline import Pipeline, Settings
+from web.accounts import PasswordCheck
+from web.ratelimit import RateLimiter
+from web.readiness import Readiness
+from web.sessions import SessionStore
+
+
+@dataclass(frozen=True)
+class WebResources:
+    settings: Settings
+    pipeline: Pipeline
+    pool: asyncpg.Pool
+    sessions: SessionStore
+    limiter: RateLimiter
+    passwords: PasswordCheck
+    readiness: Readiness
+
+
+@asynccontextmanager
+async def open_resources(settings: Settings, *, pipeline: Pipeline | None = None,
+                         pool_size: int = 10) -> AsyncIterator[WebResources]:
+    """Open the pool and clients; build the pipeline unless one is given (then its owner closes it)."""
+    async with AsyncExitStack() as stack:
+        pool = await create_pool(settings, max_size=pool_size)
+        stack.push_async_callback(pool.close)
+        http = await stack.enter_async_context(httpx.AsyncClient(timeout=2.0, trust_env=False))
+        if pipeline is None:
+            pipeline = await Pipeline.build(settings)
+            stack.push_async_callback(pipeline.aclose)
+        yield WebResources(
+            settings=settings, pipeline=pipeline, pool=pool,
+            sessions=SessionStore(pool, ttl_s=settings.session_ttl_s), limiter=RateLimiter(pool),
+            passwords=PasswordCheck(), readiness=Readiness(settings, pool, http))
