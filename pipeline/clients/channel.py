@@ -62,7 +62,11 @@ class GuardChannel:
 
     async def send(self, text: str, reply_model: type[ModelT]) -> ModelT:
         request_id = next(self._ids)
-        message = Message(message_id=uuid.uuid4().hex, role=Role.ROLE_USER, parts=[Part(text=text)])
+        try:
+            part = Part(text=text)
+        except UnicodeEncodeError as exc:  # lone surrogates: no guard could ever read this text
+            raise self._protocol("the text is not valid Unicode and cannot be sent") from exc
+        message = Message(message_id=uuid.uuid4().hex, role=Role.ROLE_USER, parts=[part])
         body = {"jsonrpc": "2.0", "id": request_id, "method": "SendMessage",
                 "params": MessageToDict(SendMessageRequest(message=message))}
         try:

@@ -30,13 +30,13 @@ def pointed_at(settings: Settings, port: int) -> Settings:
     })
 
 
-async def call(guard: str, settings: Settings) -> BaseModel:
+async def call(guard: str, settings: Settings, text: str | None = None) -> BaseModel:
     client: GuardClient
     if guard == "judge":
         async with JudgeClient(settings) as client:
-            return await client.screen("Where is my order?")
+            return await client.screen(text or "Where is my order?")
     async with MaskerClient(settings) as client:
-        return await client.mask("Mail jo@example.com")
+        return await client.mask(text or "Mail jo@example.com")
 
 
 def expect(raises: str) -> type[errors.GuardUnavailable]:
@@ -92,3 +92,12 @@ async def test_a_guard_that_hangs_up_is_unavailable(base_settings: Settings, gua
         with pytest.raises(errors.GuardUnavailable) as raised:
             await call(guard, pointed_at(base_settings, port))
     assert type(raised.value) is errors.GuardUnavailable and raised.value.guard == guard
+
+
+@pytest.mark.parametrize("guard", GUARDS)
+async def test_text_that_is_not_valid_unicode_is_refused_before_sending(base_settings: Settings,
+                                                                       guard: str) -> None:
+    async with fake_guard(Reply(body="{}")) as port:
+        with pytest.raises(errors.GuardProtocolError) as raised:
+            await call(guard, pointed_at(base_settings, port), "order \ud800 status")
+    assert raised.value.guard == guard
