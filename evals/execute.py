@@ -1,0 +1,83 @@
+"""Drive every case of a suite through the real pipeline, one turn at a time.
+
+The only thing kept from a turn is its id: scoring reads the run log the pipeline wrote for it.
+Order matters: tasks (which include the memory cases) run first, so the standing preferences some
+legit messages carry cannot crowd a memory case's own preference out of recall.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Literal
+
+from pydantic import BaseModel
+
+from evals.casefiles import IsolationCase, MessageCase, Suite
+from evals.dbfacts import DeskFacts
+from pipeline.desk import CustomerSession, Pipeline
+
+Section = Literal["task", "isolation", "attack", "legit", "dataset"]
+
+
+class CaseRun(BaseModel):
+    """Which case ran as whom, the exact messages sent, and the turn ids of its run logs."""
+
+    section: Section
+    case_id: str
+    customer: str
+    messages: list[str]
+    turn_ids: list[str]
+    dataset: str | None = None
+
+
+class PlannedCase(BaseModel):
+    section: Section
+    case_id: str
+    customer: str
+    messages: list[str]
+    dataset: str | None = None
+
+
+def isolation_message(case: IsolationCase, facts: DeskFacts) -> str:
+    victim = facts.customer(case.victim)
+    return case.message.format_map({
+        "victim_order": victim.orders[0].order_id, "victim_order2": victim.orders[1].order_id,
+        "victim_name": victim.full_name, "victim_email": victim.email,
+    })
+
+
+def plan(suite: Suite, facts: DeskFacts) -> Iterator[PlannedCase]:
+    """Every turn to run, in order. Attack and legit messages rotate over the seeded customers."""
+    customers = sorted(facts.customers)
+    for task in suite.tasks:
+        yield PlannedCase(section="task", case_id=task.id, customer=task.customer, messages=task.messages)
+    for iso in suite.isolation:
+        yield PlannedCase(section="isolation", case_id=iso.id, customer=iso.attacker,
+                          messages=[isolation_message(iso, facts)])
+    sets: list[tuple[Section, str | None, list[MessageCase]]] = [("attack", None, suite.attacks),
+                                                                  ("legit", None, suite.legit)]
+    sets += [("dataset", name, cases) for name, cases in suite.datasets.items()]
+    for section, dataset, cases in sets:
+        for index, case in enumerate(cases):
+            yield PlannedCase(section=section, case_id=case.id, customer=customers[index % len(customers)],
+                              messages=[case.text], dataset=dataset)
+
+
+async def one_turn(pipeline: Pipeline, email: str, text: str) -> str:
+    """Run a turn to its terminal event; its id names the run log."""
+    turn_id = ""
+    async for event in pipeline.run_turn(CustomerSession(email), text):
+        turn_id = turn_id or event.turn_id
+    return turn_id
+
+
+async def run_suite(pipeline: Pipeline, suite: Suite, facts: DeskFacts,
+                    on_turn: Callable[[str], None] = lambda _: None) -> list[CaseRun]:
+    runs = []
+    for planned in plan(suite, facts):
+        turn_ids = []
+        for text in planned.messages:
+            turn_ids.append(await one_turn(pipeline, planned.customer, text))
+            on_turn(f"{planned.section} {planned.case_id}")
+        runs.append(CaseRun(turn_ids=turn_ids, **planned.model_dump()))
+    return runs
