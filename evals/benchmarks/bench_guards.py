@@ -31,7 +31,7 @@ from pipeline.embedding import Embedder
 from pipeline.models.factory import build_llm
 from pipeline.settings import Settings
 from services.launch import start_service, stop_service
-from services.tests.cases import judge_cases
+from services.tests.desk_cases import judge_cases
 from services.tests.sdk import fetch_card, sdk_send
 
 MESSAGES = [case["text"] for case in judge_cases("attacks.yaml") + judge_cases("legit.yaml")]

@@ -10,7 +10,7 @@ from a2a.types.a2a_pb2 import AgentCard
 
 from guards.judge import RuleSet
 from guards.schema import Verdict
-from services.tests.cases import judge_cases
+from services.tests.desk_cases import judge_cases
 from services.tests.fixtures import GuardEndpoint
 from services.tests.sdk import RecordingHttp, fetch_card, sdk_http, sdk_send
 

@@ -17,7 +17,7 @@ from guards.schema import Verdict
 from pipeline import errors
 from pipeline.clients import JudgeClient, MaskerClient
 from pipeline.settings import Settings
-from services.tests.cases import judge_cases, masker_cases
+from services.tests.desk_cases import judge_cases, masker_cases
 from services.tests.fixtures import GuardEndpoint, running_guard
 
 DETECT = masker_cases("detect.yaml")
