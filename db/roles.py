@@ -48,9 +48,16 @@ async def _execute_formatted(conn: asyncpg.Connection, template: str, *args: str
 async def _converge(conn: asyncpg.Connection, spec: RoleSpec, database: str) -> None:
     if not await conn.fetchval("SELECT 1 FROM pg_roles WHERE rolname = $1", spec.name):
         await _execute_formatted(conn, "CREATE ROLE %I LOGIN", spec.name)
-    await _execute_formatted(
-        conn, "ALTER ROLE %I WITH LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS "
-              "NOINHERIT PASSWORD %L", spec.name, spec.password)
+    await _execute_formatted(conn, "ALTER ROLE %I WITH LOGIN NOCREATEDB NOCREATEROLE NOINHERIT PASSWORD %L",
+                             spec.name, spec.password)
+    # Only a superuser may even name these attributes, so touch them only when they are set;
+    # without the right to clear them, verification below stops start-up.
+    attrs = await conn.fetchrow("SELECT rolsuper, rolreplication, rolbypassrls FROM pg_roles WHERE rolname = $1",
+                                spec.name)
+    for column, clause in (("rolsuper", "NOSUPERUSER"), ("rolreplication", "NOREPLICATION"),
+                           ("rolbypassrls", "NOBYPASSRLS")):
+        if attrs[column]:
+            await _execute_formatted(conn, f"ALTER ROLE %I WITH {clause}", spec.name)
     for (group,) in await conn.fetch(
         "SELECT g.rolname FROM pg_auth_members m JOIN pg_roles g ON g.oid = m.roleid "
         "JOIN pg_roles r ON r.oid = m.member WHERE r.rolname = $1", spec.name):
