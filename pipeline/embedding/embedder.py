@@ -7,6 +7,8 @@ mask), L2-normalised. Cosine similarity of two vectors is therefore their dot pr
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 
 import numpy as np
@@ -20,17 +22,28 @@ from pipeline.errors import ConfigError
 Vectors = npt.NDArray[np.float32]
 
 
-class Embedder:
-    """Built once per process (`Embedder.load()`), then shared; `embed` is thread-safe."""
+DEFAULT_CACHE_SIZE = 1024
 
-    def __init__(self, session: ort.InferenceSession, tokenizer: Tokenizer, dims: int) -> None:
+
+class Embedder:
+    """Built once per process (`Embedder.load()`), then shared; `embed` is thread-safe.
+
+    Recent texts' vectors are kept (`cache_size` of them, ~1.5 KB each): one customer turn embeds
+    the same message several times (guardrail, memory recall, memory save).
+    """
+
+    def __init__(self, session: ort.InferenceSession, tokenizer: Tokenizer, dims: int, *,
+                 cache_size: int = DEFAULT_CACHE_SIZE) -> None:
         self._session = session
         self._tokenizer = tokenizer
         self._input_names = {i.name for i in session.get_inputs()}
         self.dims = dims
+        self._cache: OrderedDict[str, Vectors] = OrderedDict()
+        self._cache_size = cache_size
+        self._lock = threading.Lock()
 
     @classmethod
-    def load(cls, pins: ModelPins | None = None) -> Embedder:
+    def load(cls, pins: ModelPins | None = None, *, cache_size: int = DEFAULT_CACHE_SIZE) -> Embedder:
         """Verify the pinned files and open them (~0.3 s: hashing and building the ORT session)."""
         pins = pins or ModelPins.default()
         model_path = pins.model.verified_path()
@@ -55,15 +68,30 @@ class Embedder:
         output = session.get_outputs()[0]
         if output.shape[-1] != pins.dims:
             raise ConfigError(f"embedder model gives {output.shape[-1]} dims, pinned {pins.dims}")
-        return cls(session, tokenizer, pins.dims)
+        return cls(session, tokenizer, pins.dims, cache_size=cache_size)
 
     def embed(self, texts: Sequence[str]) -> Vectors:
-        """One L2-normalised float32 row of `dims` values per text, in order."""
+        """One L2-normalised float32 row of `dims` values per text, in order (a new array)."""
         if isinstance(texts, str):
             raise TypeError("embed() takes a sequence of texts; use embed_one() for a single text")
         if not texts:
             return np.zeros((0, self.dims), dtype=np.float32)
-        encodings = self._tokenizer.encode_batch(list(texts))
+        with self._lock:
+            known = {text: self._cache[text] for text in texts if text in self._cache}
+            for text in known:
+                self._cache.move_to_end(text)
+        missing = list(dict.fromkeys(text for text in texts if text not in known))
+        if missing:
+            fresh = dict(zip(missing, self._compute(missing), strict=True))
+            known |= fresh
+            with self._lock:
+                self._cache.update(fresh)
+                while len(self._cache) > self._cache_size:
+                    self._cache.popitem(last=False)
+        return np.stack([known[text] for text in texts])
+
+    def _compute(self, texts: list[str]) -> Vectors:
+        encodings = self._tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
         feeds = {"input_ids": ids, "attention_mask": mask,
@@ -72,7 +100,9 @@ class Embedder:
         weights = mask[:, :, None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+        vectors = (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+        vectors.flags.writeable = False  # rows are shared through the cache
+        return vectors
 
     def embed_one(self, text: str) -> Vectors:
         """The vector of one text, shape (dims,)."""
