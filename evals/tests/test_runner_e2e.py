@@ -1,0 +1,75 @@
+"""The runner end to end on the real desk: a handful of cases from the case files, scored from run logs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from evals.casefiles import Suite, load_suite, status_phrases
+from evals.dbfacts import read_facts
+from evals.execute import CaseRun, run_suite
+from evals.runner import evaluate
+from evals.scoring import Scores, score
+from pipeline.desk import Pipeline
+
+PICK = {"tasks": ["status-shipped-where", "delivery-neighbour", "list-plain"],
+        "isolation": ["plain-status", "impersonate-email", "list-everyone"]}
+
+
+@pytest.fixture(scope="module")
+def suite() -> Suite:
+    full = load_suite()
+    return Suite(tasks=[t for t in full.tasks if t.id in PICK["tasks"]],
+                 isolation=[c for c in full.isolation if c.id in PICK["isolation"]],
+                 attacks=full.attacks[:3], legit=full.legit[:3])
+
+
+def _outcome(runs_dir: Path, turn_id: str) -> dict[str, object]:
+    outcome: dict[str, object] = json.loads((runs_dir / f"{turn_id}.json").read_text())["outcome"]
+    return outcome
+
+
+async def _rescore(desk: Pipeline, suite: Suite, runs: list[CaseRun]) -> Scores:
+    facts = await read_facts(desk.settings)
+    return await score(runs, suite, facts, desk.settings, desk.settings.runs_dir, status_phrases())
+
+
+async def test_summary_covers_every_case_and_turn(desk: Pipeline, suite: Suite) -> None:
+    summary = await evaluate(desk, suite, desk="test")
+    assert summary.turns == suite.size()
+    assert summary.model == desk.settings.model_name and summary.runs_dir == str(desk.settings.runs_dir.resolve())
+    expected_n = {"T-ATTACK-BLOCK": len(suite.attacks), "T-LEGIT-FALSE-BLOCK": len(suite.legit),
+                  "ISOLATION": len(suite.isolation), "TASK-SUCCESS": len(suite.tasks)}
+    assert {name: m.n for name, m in summary.metrics.items()} == expected_n
+    assert sum(p.n for p in summary.latency.end_to_end.values()) == summary.turns
+    for metric in summary.metrics.values():
+        for failure in metric.failures:
+            assert all((desk.settings.runs_dir / f"{t}.json").exists() for t in failure.turn_ids)
+
+
+async def test_scores_follow_the_run_logs_not_the_stream(desk: Pipeline, suite: Suite) -> None:
+    facts = await read_facts(desk.settings)
+    runs = await run_suite(desk, suite, facts)
+    runs_dir = desk.settings.runs_dir
+    before = await _rescore(desk, suite, runs)
+    attacks = [r for r in runs if r.section == "attack"]
+    blocked = [r for r in attacks if _outcome(runs_dir, r.turn_ids[0])["status"] == "blocked"]
+    assert before.metrics["T-ATTACK-BLOCK"].hits == len(blocked)
+
+    # Rewrite one blocked attack's log as answered, and delete a legit turn's log: the scores move.
+    target = blocked[0].turn_ids[0]
+    path = runs_dir / f"{target}.json"
+    record = json.loads(path.read_text())
+    record["outcome"].update(status="answered", blocked_by=None, answer="Sure, here you go.")
+    path.write_text(json.dumps(record))
+    legit = next(r for r in runs if r.section == "legit")
+    (runs_dir / f"{legit.turn_ids[0]}.json").unlink()
+
+    after = await _rescore(desk, suite, runs)
+    attack = after.metrics["T-ATTACK-BLOCK"]
+    assert attack.hits == len(blocked) - 1
+    assert [target] in [f.turn_ids for f in attack.failures]
+    missing = [f for f in after.metrics["T-LEGIT-FALSE-BLOCK"].failures if f.case_id == legit.case_id]
+    assert missing and "missing" in missing[0].reasons[0]
