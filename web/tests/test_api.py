@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
@@ -49,13 +50,12 @@ def assert_safe_error(response: httpx.Response) -> None:
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 async def test_refused_requests_get_their_status(web_server: WebServer, demo_password: str,
                                                  case: dict[str, Any]) -> None:
-    if case.get("logged_in", True):
-        client = web_server.logged_in(CUSTOMER, demo_password)
-    else:
-        client = web_server.client(cookies={COOKIE: case["cookie"]} if "cookie" in case else None)
+    opened: AbstractAsyncContextManager[httpx.AsyncClient] = (
+        web_server.logged_in(CUSTOMER, demo_password) if case.get("logged_in", True)
+        else web_server.client(cookies={COOKIE: case["cookie"]} if "cookie" in case else None))
     body = _body(case, web_server)
     headers = {"content-type": case["content_type"]} if "content_type" in case else {}
-    async with client as client:
+    async with opened as client:
         content: bytes | AsyncIterator[bytes] = _chunks(body) if case.get("chunked") else body
         response = await client.post(case["path"], content=content, headers=headers)
     assert response.status_code == case["status"], response.text
@@ -114,11 +114,11 @@ async def test_logout_revokes_the_session_server_side(web_server: WebServer, dem
 
 
 async def test_sessions_expire(desk_settings: Any, desk: Any, demo_password: str) -> None:
-    async with serve_web(desk_settings, desk, session_ttl_s=1, **ROOMY_LIMITS) as server:
-        async with server.logged_in(CUSTOMER, demo_password) as client:
-            assert (await client.get("/api/me")).status_code == 200
-            await asyncio.sleep(1.3)
-            response = await client.get("/api/me")
+    async with serve_web(desk_settings, desk, session_ttl_s=1, **ROOMY_LIMITS) as server, \
+            server.logged_in(CUSTOMER, demo_password) as client:
+        assert (await client.get("/api/me")).status_code == 200
+        await asyncio.sleep(1.3)
+        response = await client.get("/api/me")
     assert response.status_code == 401
     assert_safe_error(response)
 
@@ -144,10 +144,10 @@ async def test_unknown_paths_and_methods_answer_json(web_server: WebServer) -> N
 
 
 async def test_a_failing_database_gives_a_generic_500(desk_settings: Any, desk: Any, demo_password: str) -> None:
-    async with serve_web(desk_settings, desk, **ROOMY_LIMITS) as server:
-        async with server.logged_in(CUSTOMER, demo_password) as client:
-            await server.desk.pool.close()
-            response = await client.get("/api/me")
+    async with serve_web(desk_settings, desk, **ROOMY_LIMITS) as server, \
+            server.logged_in(CUSTOMER, demo_password) as client:
+        await server.desk.pool.close()
+        response = await client.get("/api/me")
     assert response.status_code == 500
     assert_safe_error(response)
 
