@@ -41,6 +41,7 @@ def private_settings(root: Path, **overrides: object) -> Settings:
         "masker_port": free_port(),
         "web_port": free_port(),
         "phoenix_port": free_port(),
+        "phoenix_grpc_port": free_port(),
         "runs_dir": root / "runs",
         "mem0_dir": root / "mem0",
         "phoenix_working_dir": root / "phoenix",

@@ -63,6 +63,9 @@ class Settings(BaseSettings):
     guard_max_body_bytes: int = Field(65536, gt=0, description="Largest JSON-RPC request a guard accepts, bytes")
     masker_types: Annotated[tuple[str, ...], NoDecode] = Field(
         MASKABLE_TYPES, description="PII types the Masker replaces (comma-separated)")
+    masker_phone_regions: Annotated[tuple[str, ...], NoDecode] = Field(
+        ("US", "GB", "CA", "AU", "IE", "DE", "FR", "ES", "IT", "NL"),
+        description="ISO 3166 regions whose national phone formats the Masker reads (+ numbers: any region)")
     judge_model_threshold: float = Field(
         0.62, description="Offline judge model: attack similarity that blocks (cosine)")
 
@@ -113,6 +116,7 @@ class Settings(BaseSettings):
     # --- Tracing (Arize Phoenix, out of process) ---
     phoenix_host: str = Field("127.0.0.1", description="Phoenix host")
     phoenix_port: int = Field(6006, description="Phoenix HTTP port (UI and OTLP /v1/traces)")
+    phoenix_grpc_port: int = Field(4317, description="Phoenix OTLP gRPC port (Phoenix binds it on all interfaces)")
     phoenix_project: str = Field("supportdesk", description="Phoenix project name of the desk's traces")
     phoenix_working_dir: Path = Field(Path(".supportdesk/phoenix"), description="Phoenix's data folder")
     tracing_enabled: bool = Field(True, description="Export OpenTelemetry spans to Phoenix")
@@ -141,7 +145,7 @@ class Settings(BaseSettings):
             raise ValueError("must not be empty")
         return value
 
-    @field_validator("masker_types", mode="before")
+    @field_validator("masker_types", "masker_phone_regions", mode="before")
     @classmethod
     def _split_types(cls, value: object) -> object:
         if isinstance(value, str):
