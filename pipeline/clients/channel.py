@@ -47,7 +47,8 @@ class GuardChannel:
         http: httpx.AsyncClient | None = None,
     ) -> None:
         self.guard = guard
-        self._url = url.rstrip("/") + "/"
+        # Parsed once: httpx would otherwise parse the string on every call.
+        self._url = httpx.URL(url.rstrip("/") + "/")
         self._timeout = httpx.Timeout(read_timeout_s, connect=connect_timeout_s, pool=connect_timeout_s)
         # httpx's timeouts bound each phase; this bounds the whole call against a trickling reply.
         self._deadline_s = connect_timeout_s + read_timeout_s
