@@ -92,9 +92,10 @@ def print_summary(console: Console, summary: EvalSummary) -> None:
     console.print(metrics_table(f"Eval of the {summary.desk} desk — model {summary.model}, "
                                 f"settings {summary.settings_hash}, {summary.turns} turns", summary.metrics))
     attack = summary.metrics["T-ATTACK-BLOCK"]
-    for key in ("group", "blocked_by"):
+    for key in ("group", "blocked_by", "needs_model"):
         console.print(breakdown_table(attack, key))
-    console.print(breakdown_table(summary.metrics["T-LEGIT-FALSE-BLOCK"], "group"))
+    for key in ("group", "blocked_by"):
+        console.print(breakdown_table(summary.metrics["T-LEGIT-FALSE-BLOCK"], key))
     console.print(breakdown_table(summary.metrics["ISOLATION"], "style"))
     console.print(breakdown_table(summary.metrics["TASK-SUCCESS"], "kind"))
     console.print(latency_table(summary.latency))
