@@ -16,7 +16,7 @@ import os
 import statistics
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -54,29 +54,41 @@ def decision_samples(engine: JudgeEngine, texts: list[str], runs: int) -> list[f
     return samples
 
 
-async def round_trips(call: Callable[[str], Awaitable[object]], texts: Iterable[str], runs: int) -> list[float]:
-    texts = list(texts)
-    for text in texts[:20]:  # open the pooled connection and warm the service
-        await call(text)
-    samples = []
-    for i in range(runs):
-        text = texts[i % len(texts)]
-        started = time.perf_counter()
-        await call(text)
-        samples.append((time.perf_counter() - started) * 1000)
+Call = Callable[[str], Awaitable[object]]
+
+
+async def round_trips(calls: dict[str, tuple[Call, list[str]]], runs: int, block: int = 50) -> dict[str, list[float]]:
+    """Time every call `runs` times, interleaved in blocks, so all see the same machine load."""
+    for call, texts in calls.values():
+        for text in texts[:20]:  # open the pooled connection and warm the service
+            await call(text)
+    samples: dict[str, list[float]] = {label: [] for label in calls}
+    for start in range(0, runs, block):
+        for label, (call, texts) in calls.items():
+            for i in range(start, min(start + block, runs)):
+                text = texts[i % len(texts)]
+                started = time.perf_counter()
+                await call(text)
+                samples[label].append((time.perf_counter() - started) * 1000)
     return samples
 
 
 async def measure_services(settings: Settings, rule_texts: list[str], model_texts: list[str], runs: int) -> None:
-    async with JudgeClient(settings) as judge, MaskerClient(settings) as masker:
-        report("judge round trip, pattern/fast path", await round_trips(judge.screen, rule_texts, runs))
-        report("judge round trip, model tier", await round_trips(judge.screen, model_texts, max(runs // 4, 100)))
-        report(f"masker round trip, {len(ANSWER.encode())}-byte answer",
-               await round_trips(masker.mask, [ANSWER], runs))
-    async with httpx.AsyncClient(trust_env=False) as http:
+    async with JudgeClient(settings) as judge, MaskerClient(settings) as masker, \
+            httpx.AsyncClient(trust_env=False) as http:
         card = await fetch_card(http, settings.judge_url)
-        report("judge round trip via a2a-sdk client (ref.)",
-               await round_trips(lambda text: sdk_send(http, card, text), rule_texts, runs))
+
+        async def sdk_screen(text: str) -> object:
+            return await sdk_send(http, card, text)
+
+        calls: dict[str, tuple[Call, list[str]]] = {
+            "judge round trip, pattern/fast path": (judge.screen, rule_texts),
+            "judge round trip, model tier": (judge.screen, model_texts),
+            f"masker round trip, {len(ANSWER.encode())}-byte answer": (masker.mask, [ANSWER]),
+            "judge round trip via a2a-sdk client (ref.)": (sdk_screen, rule_texts),
+        }
+        for label, samples in (await round_trips(calls, runs)).items():
+            report(label, samples)
 
 
 def main() -> None:
