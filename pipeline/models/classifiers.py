@@ -13,7 +13,7 @@ from abc import abstractmethod
 from collections.abc import AsyncGenerator
 from typing import Literal
 
-from google.adk.models._capabilities import LlmCapabilities
+from google.adk.models import LlmCapabilities
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse

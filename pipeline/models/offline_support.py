@@ -12,7 +12,7 @@ from collections import OrderedDict
 from collections.abc import AsyncGenerator
 from typing import Any
 
-from google.adk.models._capabilities import LlmCapabilities
+from google.adk.models import LlmCapabilities
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse

@@ -19,7 +19,7 @@ import logging
 from collections.abc import AsyncGenerator
 
 import httpx
-from google.adk.models._capabilities import LlmCapabilities
+from google.adk.models import LlmCapabilities
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse

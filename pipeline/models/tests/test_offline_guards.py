@@ -28,7 +28,8 @@ from pipeline.settings import Settings
 CASES_DIR = Path(__file__).parent / "cases"
 GUARDRAIL = yaml.safe_load((CASES_DIR / "guardrail_cases.yaml").read_text(encoding="utf-8"))
 JUDGE = yaml.safe_load((CASES_DIR / "judge_cases.yaml").read_text(encoding="utf-8"))
-#: The offline judge's calibrated cut-off (see report_quality.py), proposed as the settings default.
+#: The offline judge's calibrated cut-off (report_quality.py: ≤ 1.1% false blocks on tau-bench,
+#: banking77 and CLINC150), proposed as the `judge_model_threshold` default.
 JUDGE_THRESHOLD = 0.5
 
 
@@ -72,6 +73,9 @@ async def test_guardrail(expected: str, message: str, guard_llms: dict[Role, Bas
 @pytest.mark.parametrize(("expected", "message"), _cases(JUDGE), ids=lambda v: str(v)[:40])
 async def test_judge(expected: str, message: str, guard_llms: dict[Role, BaseLlm]) -> None:
     verdict = await _verdict("judge", message, guard_llms["judge"])
-    assert verdict.verdict == expected
+    assert verdict.verdict == ("allow" if expected == "leans_attack" else expected)
     assert verdict.score is not None and (verdict.score >= JUDGE_THRESHOLD or verdict.verdict == "allow")
-    assert verdict.rules[0].removeprefix("exemplar:") in _exemplar_ids("attack_exemplars.yaml")
+    evidence = verdict.rules[0].removeprefix("exemplar:")
+    assert evidence in _exemplar_ids("attack_exemplars.yaml")
+    if expected != "allow":
+        assert evidence.startswith("atk-")
