@@ -39,18 +39,8 @@ class Step:
     answer: str = ""
 
 
-def _targets(view: TurnView, *, lookup: bool, bare_numbers: bool) -> list[str] | Step | None:
-    """Orders the message is about: named ids, else the newest order when that is what it means
-    (always for a look-up, only when the customer says "latest" for an action).
-
-    Returns a Step while the order list still has to be fetched (or turns out empty), and None
-    when the customer must name the order.
-    """
-    ids = find_order_ids(view.message, bare_numbers=bare_numbers)
-    if ids:
-        return ids
-    if not (lookup or mentions_latest(view.message)):
-        return None
+def _newest(view: TurnView) -> list[str] | Step:
+    """The customer's newest order, once the order list is in (a Step until then, or if empty)."""
     found = view.find(FIND)
     if found is None:
         return Step(calls=(Call(FIND),))
@@ -60,9 +50,10 @@ def _targets(view: TurnView, *, lookup: bool, bare_numbers: bool) -> list[str] |
 
 
 def _status(intent: Intent, view: TurnView, delivery_notes: Sequence[str]) -> Step:
-    targets = _targets(view, lookup=True, bare_numbers=True)
-    if not isinstance(targets, list):
-        return targets or Step(answer=answers.unsupported())
+    # A look-up without an order number is about the newest order.
+    targets = find_order_ids(view.message, bare_numbers=True) or _newest(view)
+    if isinstance(targets, Step):
+        return targets
     pending = [i for i in targets if view.find(STATUS, order_id=i) is None]
     if pending:
         return Step(calls=tuple(Call(STATUS, {"order_id": i}) for i in pending))
@@ -81,9 +72,11 @@ def _status(intent: Intent, view: TurnView, delivery_notes: Sequence[str]) -> St
 
 def _action(action: str, view: TurnView) -> Step:
     # Delivery notes hold house numbers and postcodes: there, only a cued number is an order.
-    targets = _targets(view, lookup=False, bare_numbers=action != "delivery_instruction")
-    if targets is None:
+    ids = find_order_ids(view.message, bare_numbers=action != "delivery_instruction")
+    # An action is only taken on the newest order when the customer says so ("my last order").
+    if not ids and not mentions_latest(view.message):
         return Step(answer=answers.ask_order_id(action))
+    targets = ids or _newest(view)
     if isinstance(targets, Step):
         return targets
     note = extract_note(view.message)

@@ -87,7 +87,7 @@ def main(argv: Sequence[str] | None = None, *, embedder_factory: Callable[[], Em
     parser.add_argument("--root", type=Path, default=datasets.DEFAULT_ROOT)
     parser.add_argument("--every", type=int, default=1, help="use every N-th item of each set (speed)")
     parser.add_argument("--guardrail-threshold", type=float, default=0.0)
-    parser.add_argument("--judge-threshold", type=float, default=0.62)
+    parser.add_argument("--judge-threshold", type=float, default=0.5)
     parser.add_argument("--only", choices=["guardrail", "judge"])
     args = parser.parse_args(argv)
     embedder = embedder_factory()
