@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import signal
 import sys
+from collections.abc import Generator
+from contextlib import contextmanager
 
 import uvicorn
 
@@ -11,12 +14,27 @@ from pipeline import ConfigError, Settings, SupportdeskError, load_settings
 from web.app import create_app
 from web.resources import open_resources
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+class _Server(uvicorn.Server):
+    @contextmanager
+    def capture_signals(self) -> Generator[None, None, None]:
+        # uvicorn re-raises the stop signal after its shutdown, which would end the process before
+        # our own resources close (pool, pipeline, pending trace export): stop gracefully instead.
+        previous = {sig: signal.signal(sig, self.handle_exit) for sig in STOP_SIGNALS}
+        try:
+            yield
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
 
 async def serve(settings: Settings) -> None:
     async with open_resources(settings) as desk:
         config = uvicorn.Config(create_app(desk), host=settings.web_host, port=settings.web_port,
-                                proxy_headers=True, lifespan="off", log_level="info")
-        await uvicorn.Server(config).serve()
+                                proxy_headers=True, lifespan="off", log_level="info", timeout_graceful_shutdown=10)
+        await _Server(config).serve()
 
 
 def main() -> int:

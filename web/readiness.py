@@ -67,4 +67,5 @@ class Readiness:
         if self._settings.memory_backend == "cloud":
             # Reaching the service is what we can check without spending a request of the account.
             return await self._answers(self._settings.mem0_host or MEM0_CLOUD_DEFAULT, any_status=True)
-        return bool(await self._pool.fetchval("SELECT to_regclass($1) IS NOT NULL", self._settings.memory_collection))
+        # Mem0 creates its table on first use; what it cannot do without is pgvector.
+        return bool(await self._pool.fetchval("SELECT count(*) FROM pg_extension WHERE extname = 'vector'"))

@@ -1,5 +1,5 @@
-// Supportdesk chat. Every piece of server text is untrusted: it goes into the page through
-// textContent only, never innerHTML.
+// Supportdesk chat. Every piece of server text is untrusted: it reaches the page only through
+// textContent and createElement, never through an HTML-parsing API.
 "use strict";
 
 const STEP_LABELS = {
@@ -18,6 +18,10 @@ function el(tag, className, text) {
   if (className) node.className = className;
   if (text !== undefined && text !== null) node.textContent = String(text);
   return node;
+}
+
+function count(n, noun) {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 function ms(value) {
@@ -115,7 +119,7 @@ class TurnView {
       }
       card.append(list);
     }
-    const rows = event.row_count === null || event.row_count === undefined ? "" : ` · ${event.row_count} rows`;
+    const rows = event.row_count === null || event.row_count === undefined ? "" : ` · ${count(event.row_count, "row")}`;
     card.append(el("span", "tool-meta", `${event.status} · ${ms(event.ms)}${rows}`));
     this.tools.append(card);
   }
@@ -135,7 +139,7 @@ class TurnView {
     this.setOutcome(event.status, heading, [event.answer, reason]);
     const usage = event.usage || {};
     this.setMeta(`Tokens ${usage.input_tokens || 0} in · ${usage.output_tokens || 0} out · ` +
-      `${usage.tool_calls || 0} tool calls · ${ms(event.latency_ms)}`);
+      `${count(usage.tool_calls || 0, "tool call")} · ${ms(event.latency_ms)}`);
   }
 
   error(event) {

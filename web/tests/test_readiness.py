@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from pydantic import SecretStr
 
 from evals.harness import free_port
 from web.tests.fixtures import WebServer, serve_web
@@ -37,19 +38,25 @@ async def test_readyz_with_everything_up(web_server: WebServer) -> None:
     _no_leaks(response.text, web_server)
 
 
-# One dependency pointed at a port where nothing listens (or a memory table that does not exist).
+# One dependency pointed at a port where nothing listens (memory: the cloud backend's host).
 DOWN: dict[str, dict[str, object]] = {
     "toolbox": {"toolbox_port": "free"},
     "judge": {"judge_port": "free"},
     "masker": {"masker_port": "free"},
-    "memory": {"memory_collection": "no_such_memories"},
+    "memory": {"mem0_api_key": SecretStr("m0-test-key"), "mem0_host": "http://127.0.0.1:{free}"},
     "phoenix": {"tracing_enabled": True, "phoenix_port": "free"},
 }
 
 
+def _resolve(value: object) -> object:
+    if value == "free":
+        return free_port()
+    return value.format(free=free_port()) if isinstance(value, str) else value
+
+
 @pytest.mark.parametrize("down", [*DOWN, "database"])
 async def test_readyz_names_the_dependency_that_is_down(desk_settings: Any, desk: Any, down: str) -> None:
-    overrides = {key: free_port() if value == "free" else value for key, value in DOWN.get(down, {}).items()}
+    overrides = {key: _resolve(value) for key, value in DOWN.get(down, {}).items()}
     async with serve_web(desk_settings, desk, **overrides) as server:
         if down == "database":
             await server.desk.pool.close()

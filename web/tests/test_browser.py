@@ -1,0 +1,136 @@
+"""End to end in headless Chromium (Debian's package, driven by Playwright): log in, ask, see it stream."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from playwright.async_api import Browser, Page, async_playwright, expect
+
+from db.tests.fixtures import require_system_binary
+from web.tests.fixtures import WebServer
+
+pytestmark = pytest.mark.browser
+JOURNEY = yaml.safe_load((Path(__file__).parent / "cases" / "browser.yaml").read_text(encoding="utf-8"))
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update"]
+TURN_TIMEOUT_MS = 30_000
+
+
+@pytest.fixture(scope="module")
+async def browser() -> AsyncIterator[Browser]:
+    executable = require_system_binary("chromium")
+    async with async_playwright() as playwright:
+        launched = await playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
+        yield launched
+        await launched.close()
+
+
+async def _order(server: WebServer, customer: str, status: str | None = None) -> Any:
+    return await server.desk.pool.fetchrow(
+        "SELECT order_id, status, delivery_address, items, total_amount FROM customer_orders "
+        "WHERE customer_email = $1 AND ($2::text IS NULL OR status = $2) ORDER BY order_id LIMIT 1",
+        customer, status)
+
+
+async def _ask(page: Page, text: str) -> Any:
+    """Send `text`; wait for the turn to end; return its list item."""
+    count = await page.locator("#turns > li").count()
+    await page.fill("#message", text)
+    await page.keyboard.press("Enter")  # the keyboard path: Enter sends
+    turn = page.locator("#turns > li").nth(count)
+    await expect(turn.locator(".step").first).to_be_visible(timeout=TURN_TIMEOUT_MS)
+    await expect(turn).not_to_have_attribute("data-status", "pending", timeout=TURN_TIMEOUT_MS)
+    return turn
+
+
+async def test_customer_journey_in_chromium(browser: Browser, web_server: WebServer, demo_password: str,
+                                            tmp_path: Path) -> None:
+    own = await _order(web_server, JOURNEY["customer"], JOURNEY["own_order"]["status"])
+    other = await _order(web_server, JOURNEY["other_customer"])
+    context = await browser.new_context(viewport={"width": 420, "height": 900})  # a phone-sized window
+    page = await context.new_page()
+    problems: list[str] = []
+    # Uncaught script errors; expected 401s (the page probing /api/me, a wrong password) are not.
+    page.on("pageerror", lambda exc: problems.append(str(exc)))
+    try:
+        await page.goto(web_server.url)
+        await page.fill("#email", JOURNEY["customer"])
+        await page.fill("#password", demo_password + "-wrong")
+        await page.click("#login-button")
+        await expect(page.locator("#login-error")).not_to_be_empty()
+        await page.fill("#password", demo_password)
+        await page.press("#password", "Enter")
+        await expect(page.locator("#chat-view")).to_be_visible()
+        await expect(page.locator("#who-name")).to_contain_text(JOURNEY["customer"])
+
+        # 1. Their own order: every step shows with its time, a tool card, the right status.
+        turn = await _ask(page, f"What's the status of {own['order_id']}?")
+        assert await turn.get_attribute("data-status") == "answered"
+        steps = turn.locator(".step")
+        assert await steps.count() >= 5
+        for status in await steps.evaluate_all("rows => rows.map(r => r.dataset.status)"):
+            assert status in ("ok", "skipped")
+        timed = await turn.locator(".step[data-status=ok] .ms").all_text_contents()
+        assert timed and all(text.endswith(" ms") for text in timed)
+        await expect(turn.locator(".tool-card")).to_contain_text(own["order_id"])
+        answer = await turn.locator(".outcome").inner_text()
+        for word in JOURNEY["own_order"]["expect_words"]:
+            assert word in answer.lower()
+        await expect(turn.locator(".meta")).to_contain_text("Tokens")
+
+        # 2. Another customer's order: answered without any of its data.
+        turn = await _ask(page, f"What's the status of {other['order_id']}?")
+        answer = await turn.locator(".outcome").inner_text()
+        street = other["delivery_address"].split(",")[0]
+        items = [item["name"] for item in json.loads(other["items"])]
+        for leaked in [street, f"{other['total_amount']}", *items]:
+            assert leaked not in answer
+        for meta in await turn.locator(".tool-card .tool-meta").all_text_contents():
+            rows = re.search(r"(\d+) rows?", meta)
+            assert rows is None or rows.group(1) == "0", meta
+
+        # 3. An attack: marked blocked, with the step that blocked it and the reason.
+        turn = await _ask(page, JOURNEY["attack"])
+        assert await turn.get_attribute("data-status") == "blocked"
+        blocked = turn.locator(".step[data-status=blocked]")
+        await expect(blocked).to_have_count(1)
+        assert await blocked.get_attribute("data-step") in JOURNEY["blocked_by_any_of"]
+        await expect(turn.locator(".outcome")).to_contain_text("Reason:")
+        await expect(turn.locator(".tool-card")).to_have_count(0)
+
+        await page.screenshot(path=str(tmp_path / "chat.png"), full_page=True)
+        assert (tmp_path / "chat.png").stat().st_size > 10_000
+
+        # Logging out ends the session for the page too.
+        await page.click("#logout")
+        await expect(page.locator("#login-view")).to_be_visible()
+        await page.reload()
+        await expect(page.locator("#login-view")).to_be_visible()
+    finally:
+        await context.close()
+    assert problems == [], problems
+
+
+async def test_untrusted_text_is_rendered_as_text(browser: Browser, web_server: WebServer,
+                                                  demo_password: str) -> None:
+    context = await browser.new_context()
+    page = await context.new_page()
+    try:
+        await page.goto(web_server.url)
+        await page.fill("#email", JOURNEY["customer"])
+        await page.fill("#password", demo_password)
+        await page.press("#password", "Enter")
+        await expect(page.locator("#chat-view")).to_be_visible()
+        markup = '<img src=x onerror="document.body.dataset.pwned=1"><b>bold</b> where is my order?'
+        turn = await _ask(page, markup)
+        await expect(turn.locator(".you")).to_have_text(markup)
+        assert await turn.locator("img, b").count() == 0
+        assert await page.evaluate("document.body.dataset.pwned") is None
+    finally:
+        await context.close()
