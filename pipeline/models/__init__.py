@@ -1,1 +1,11 @@
-"""Language models of the desk: offline models, hosted adapters, prompts."""
+"""Language models of the desk: offline models, hosted adapters, prompts.
+
+Public API (import from the modules; this package stays import-light):
+- `factory.build_llm(settings, role, *, embedder)`: the model of a role ("agent", "guardrail",
+  "judge") for `settings.model_name` (`offline`, a Gemini name, `litellm/<provider>/<model>`).
+- `prompts.SUPPORT_INSTRUCTION`, `prompts.GUARDRAIL_INSTRUCTION`, `prompts.render_memories`.
+- `offline_support.OfflineSupportLlm`, `classifiers.OfflineGuardrailLlm`, `classifiers.OfflineJudgeLlm`:
+  the deterministic offline models (data files in `data/`).
+- `resilient.ResilientLlm`: timeout, retry, output cap and refusal detection around hosted models.
+- `report_quality`: guardrail/judge precision and recall on the public development sets.
+"""

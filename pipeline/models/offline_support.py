@@ -8,7 +8,6 @@ approximate `usage_metadata` so token budgets apply to it like to a hosted model
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import AsyncGenerator
 from typing import Any
 
@@ -17,7 +16,6 @@ from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
 from google.genai import types
-from pydantic import PrivateAttr
 from typing_extensions import override
 
 from pipeline.models import answers
@@ -27,16 +25,12 @@ from pipeline.models.intents import IntentMatch, IntentRecognizer
 from pipeline.models.planner import Step, next_step
 from pipeline.models.turn import model_response, read_turn
 
-#: A turn re-plans after every tool result; remembering the last messages' intents spares
-#: re-embedding the same message two or three times per turn.
-_INTENT_CACHE_SIZE = 256
 _VAGUE_WITH_ORDER = frozenset({"list_orders", "greeting", "thanks"})
 
 
 class OfflineSupportLlm(BaseLlm):
     model: str = "offline"
     recognizer: IntentRecognizer
-    _intents: OrderedDict[str, IntentMatch] = PrivateAttr(default_factory=OrderedDict)
 
     @classmethod
     def build(cls, embedder: TextEmbedder) -> OfflineSupportLlm:
@@ -48,21 +42,15 @@ class OfflineSupportLlm(BaseLlm):
         return LlmCapabilities(output_schema_and_tools=False)
 
     def recognise(self, message: str) -> IntentMatch:
-        cached = self._intents.get(message)
-        if cached is None:
-            cached = self.recognizer.recognise(message)
-            # A named order with no other recognisable request ("ORD-10042?", "hi, 10042 please")
-            # is a status question.
-            vague = cached.evidence.startswith("below-threshold") or cached.intent in _VAGUE_WITH_ORDER
-            if vague and find_order_ids(message):
-                cached = IntentMatch(intent="order_status", score=cached.score,
-                                     evidence=f"order-id+{cached.evidence}")
-            self._intents[message] = cached
-            if len(self._intents) > _INTENT_CACHE_SIZE:
-                self._intents.popitem(last=False)
-        else:
-            self._intents.move_to_end(message)
-        return cached
+        """The message's intent. A turn asks two or three times (it re-plans after every tool
+        result); the embedder's cache of recent texts makes the repeats cheap."""
+        match = self.recognizer.recognise(message)
+        # A named order with no other recognisable request ("ORD-10042?", "hi, 10042 please")
+        # is a status question.
+        vague = match.evidence.startswith("below-threshold") or match.intent in _VAGUE_WITH_ORDER
+        if vague and find_order_ids(message):
+            return IntentMatch(intent="order_status", score=match.score, evidence=f"order-id+{match.evidence}")
+        return match
 
     @override
     async def generate_content_async(
