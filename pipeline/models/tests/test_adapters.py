@@ -7,15 +7,19 @@ settings), only pointed at the replay server and given a short first backoff.
 from __future__ import annotations
 
 import importlib.util
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from google.adk.agents import LlmAgent
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
+from google.adk.runners import Runner
+from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
 from pipeline.errors import ModelRefused, ModelUnavailable
@@ -88,3 +92,33 @@ async def test_adapter(case: dict[str, Any], replay: ReplayServer,
             assert responses[0].usage_metadata.prompt_token_count == expect["prompt_tokens"]
     assert len(replay.requests) == expect["requests"]
     assert all(_sent_output_cap(case["provider"], body) == MAX_OUTPUT_TOKENS for _, body in replay.requests)
+
+
+def _tool_result_sent(provider: str, body: dict[str, Any]) -> Any:
+    """The tool rows the adapter sent back to the provider in its second request."""
+    if provider == "gemini":
+        parts = [p for c in body["contents"] for p in c.get("parts", []) if "functionResponse" in p]
+        return parts[-1]["functionResponse"]["response"]
+    tool_messages = [m for m in body["messages"] if m["role"] == "tool"]
+    return json.loads(tool_messages[-1]["content"])
+
+
+@pytest.mark.parametrize("provider", ["gemini", "litellm"])
+async def test_turn_through_runner(provider: str, replay: ReplayServer,
+                                   make_settings: Callable[..., Settings]) -> None:
+    """A recorded tool call, the real tool run by ADK, then the recorded answer: one full turn."""
+    folder = "gemini" if provider == "gemini" else "openai"
+    llm = _model({"provider": provider}, replay, make_settings)
+    replay.load([Exchange.recorded(f"{folder}/tool_call.json"), Exchange.recorded(f"{folder}/final_answer.json")])
+    shop = FakeShop.from_yaml(Path(__file__).parent / "cases" / "shop.yaml")
+    agent = LlmAgent(name="support", model=llm, instruction=SUPPORT_INSTRUCTION, tools=shop.tools())
+    sessions = InMemorySessionService()
+    runner = Runner(app_name="adapters", agent=agent, session_service=sessions)
+    session = await sessions.create_session(app_name="adapters", user_id="ada")
+    message = types.Content(role="user", parts=[types.Part(text="Where is my order 10042?")])
+    events = [e async for e in runner.run_async(user_id="ada", session_id=session.id, new_message=message)]
+    assert shop.calls == [("get-order-status", {"order_id": "ORD-10042"})]
+    final = [e.content for e in events if e.is_final_response() and e.content and e.content.parts]
+    assert len(final) == 1 and "has shipped" in "".join(p.text or "" for p in final[0].parts or [])
+    assert len(replay.requests) == 2
+    assert _tool_result_sent(provider, replay.requests[1][1]) == shop.get_order_status("ORD-10042")
