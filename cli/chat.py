@@ -1,0 +1,130 @@
+"""`supportdesk chat --email E [message]`: talk to the desk as a customer, from this process.
+
+The password comes from SUPPORTDESK_PASSWORD or is asked for (getpass) and is checked against
+`users`. Without a message: a REPL (`/trace` prints the last turn's trace link, `/quit` leaves).
+With one: answer it and exit 0 answered, 2 blocked, 3 capped or refused, 1 error. `--ndjson`
+prints the raw events. A customer never sees a stack trace, only the desk's safe messages.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import logging
+import os
+import sys
+from typing import Any
+
+from rich.console import Console
+from rich.live import Live
+from rich.text import Text
+
+from cli.render import EXIT_ERROR, TurnView, exit_code, printable
+from db.connect import connection
+from pipeline import CustomerSession, Pipeline, Settings, SupportdeskError, load_settings, trace_url
+from web.accounts import LOGIN_FAILED, PasswordCheck, normalise_email
+
+PASSWORD_ENV = "SUPPORTDESK_PASSWORD"
+UNEXPECTED = "Something went wrong on our side. Please try again in a moment."
+HELP = "Ask about your orders. /trace prints the last turn's trace link, /quit leaves."
+
+
+def register(subparsers: Any) -> None:
+    """Add `chat` to the `supportdesk` command's subparsers."""
+    parser = subparsers.add_parser("chat", help="chat with the desk as a customer (REPL, or one message)",
+                                   description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--email", required=True, help="the customer's login email")
+    parser.add_argument("--ndjson", action="store_true", help="print the raw events, one JSON object per line")
+    parser.add_argument("--verbose", action="store_true", help="show the desk's internal log on stderr")
+    parser.add_argument("message", nargs="?", help="answer this one message and exit")
+    parser.set_defaults(handler=run_chat)
+
+
+def run_chat(args: argparse.Namespace) -> int:
+    # Libraries log their own warnings; a customer's terminal shows them only when asked to.
+    if args.verbose:
+        logging.basicConfig(level=logging.INFO, stream=sys.stderr)
+    else:
+        logging.getLogger().addHandler(logging.NullHandler())
+    out, err = Console(), Console(stderr=True)
+    try:
+        settings = load_settings()
+        password = os.environ.get(PASSWORD_ENV) or _ask_password()
+        return asyncio.run(_chat(args, settings, password, out, err))
+    except SupportdeskError as exc:  # ConfigError included: its message lists what to set
+        err.print(Text(exc.user_message, style="red"))
+    except KeyboardInterrupt:
+        return 130
+    except Exception:  # the last line of defence: no stack trace reaches the customer
+        logging.getLogger(__name__).exception("supportdesk chat failed")
+        err.print(Text(UNEXPECTED, style="red"))
+    return EXIT_ERROR
+
+
+def _ask_password() -> str:
+    if not sys.stdin.isatty():
+        raise SupportdeskError("no password", user_message=f"Set {PASSWORD_ENV} or run in a terminal to be asked.")
+    return getpass.getpass("Password: ")
+
+
+async def _chat(args: argparse.Namespace, settings: Settings, password: str, out: Console, err: Console) -> int:
+    async with connection(settings) as conn:
+        account = await PasswordCheck().verify(conn, normalise_email(args.email), password)
+    if account is None:
+        err.print(Text(LOGIN_FAILED, style="red"))
+        return EXIT_ERROR
+    with err.status("Connecting to the desk…"):
+        pipeline = await Pipeline.build(settings)
+    try:
+        session = CustomerSession(account.email)
+        if args.message is not None:
+            view = await _turn(pipeline, session, args.message, out, ndjson=args.ndjson)
+            return exit_code(view.end)
+        out.print(Text(f"Logged in as {printable(account.full_name)} <{account.email}>. {HELP}"))
+        return await _repl(pipeline, session, settings, out, ndjson=args.ndjson)
+    finally:
+        await pipeline.aclose()
+
+
+async def _turn(pipeline: Pipeline, session: CustomerSession, text: str, out: Console, *, ndjson: bool) -> TurnView:
+    view = TurnView()
+    events = pipeline.run_turn(session, text)
+    if ndjson:
+        async for event in events:
+            view.apply(event)
+            print(event.model_dump_json(), flush=True)
+        return view
+    with Live(view, console=out, refresh_per_second=12, transient=False) as live:
+        async for event in events:
+            view.apply(event)
+            live.refresh()
+    return view
+
+
+async def _repl(pipeline: Pipeline, session: CustomerSession, settings: Settings, out: Console, *,
+                ndjson: bool) -> int:
+    last: TurnView | None = None
+    while True:
+        try:
+            # input() blocks: keep it off the event loop, whose background work must go on.
+            text = (await asyncio.to_thread(out.input, "[bold cyan]you›[/] ")).strip()
+        except EOFError:
+            return 0
+        if text == "/quit":
+            return 0
+        if text == "/trace":
+            out.print(_trace_line(last, settings))
+        elif text.startswith("/"):
+            out.print(Text(HELP))
+        elif text:
+            last = await _turn(pipeline, session, text, out, ndjson=ndjson)
+
+
+def _trace_line(last: TurnView | None, settings: Settings) -> Text:
+    if last is None or last.turn is None:
+        return Text("No turn yet.")
+    line = Text(trace_url(settings, last.turn.trace_id))
+    if not settings.tracing_enabled:
+        line.append("  (tracing is off: Phoenix has no spans for this turn)", style="dim")
+    return line
