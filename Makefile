@@ -4,6 +4,8 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Phoenix runs out of process from its own environment (see services/phoenix/requirements.txt).
+PHOENIX_VENV := .venv-phoenix
 
 .PHONY: up test install install-test lint bench clean
 
@@ -20,9 +22,15 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[test]'
 	@touch $@ $(VENV)/.installed
 
-install: $(VENV)/.installed
+$(PHOENIX_VENV)/.installed: services/phoenix/requirements.txt
+	$(PYTHON) -m venv $(PHOENIX_VENV)
+	$(PHOENIX_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(PHOENIX_VENV)/bin/pip install --quiet -r services/phoenix/requirements.txt
+	@touch $@
 
-install-test: $(VENV)/.installed-test
+install: $(VENV)/.installed $(PHOENIX_VENV)/.installed
+
+install-test: $(VENV)/.installed-test $(PHOENIX_VENV)/.installed
 
 up: install
 	$(BIN)/supportdesk up
@@ -38,4 +46,4 @@ bench: install
 	@for b in evals/benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) .supportdesk .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) $(PHOENIX_VENV) .supportdesk .mypy_cache .ruff_cache .pytest_cache

@@ -2,6 +2,7 @@
 
     SupportdeskError                 root; never shown to a customer as-is
     ├── ConfigError                  settings missing/invalid, provider cannot be built (start-up)
+    ├── ServiceStartError            a desk process (guard, web, Phoenix) did not become healthy at start
     ├── GuardUnavailable             a guard (Judge, Masker, Guardrail) gave no usable verdict
     │   ├── GuardTimeout             ... because it did not answer within its timeout
     │   └── GuardProtocolError       ... because its answer did not validate (garbage, JSON-RPC error)
@@ -38,6 +39,11 @@ class SupportdeskError(Exception):
 
 class ConfigError(SupportdeskError):
     user_message = "The support desk is not configured correctly."
+    code = 503
+
+
+class ServiceStartError(SupportdeskError):
+    user_message = "Part of the support desk did not start."
     code = 503
 
 

@@ -118,6 +118,7 @@ class Settings(BaseSettings):
     phoenix_port: int = Field(6006, description="Phoenix HTTP port (UI and OTLP /v1/traces)")
     phoenix_grpc_port: int = Field(4317, description="Phoenix OTLP gRPC port (Phoenix binds it on all interfaces)")
     phoenix_project: str = Field("supportdesk", description="Phoenix project name of the desk's traces")
+    phoenix_venv: Path = Field(Path(".venv-phoenix"), description="Virtualenv holding the Phoenix server")
     phoenix_working_dir: Path = Field(Path(".supportdesk/phoenix"), description="Phoenix's data folder")
     tracing_enabled: bool = Field(True, description="Export OpenTelemetry spans to Phoenix")
 

@@ -1,4 +1,4 @@
-"""Start a guard service as a subprocess, wait for its health, stop it.
+"""Start a desk process (guard, web, Phoenix) as a subprocess, wait for its health, stop it.
 
 Used by the `make up` supervisor and by the test fixtures. Synchronous on purpose: both callers
 start services before their own event loop matters, and a blocking wait keeps the code obvious.
@@ -24,7 +24,7 @@ from pydantic import SecretStr
 from pydantic.fields import FieldInfo
 from pydantic_settings import NoDecode
 
-from pipeline.errors import GuardUnavailable
+from pipeline.errors import GuardUnavailable, ServiceStartError
 from pipeline.settings import Settings
 
 GuardName = Literal["judge", "masker"]
@@ -33,9 +33,9 @@ STDERR_TAIL_LINES = 40
 
 @dataclass
 class RunningService:
-    """A started guard process; `stderr_tail` keeps its last output lines for error messages."""
+    """A started process; `stderr_tail` keeps its last output lines for error messages."""
 
-    name: GuardName
+    name: str
     url: str
     process: subprocess.Popen[str]
     stderr_tail: deque[str] = field(default_factory=lambda: deque(maxlen=STDERR_TAIL_LINES))
@@ -91,6 +91,35 @@ def guard_url(name: GuardName, settings: Settings) -> str:
     return settings.judge_url if name == "judge" else settings.masker_url
 
 
+def start_process(
+    name: str,
+    argv: list[str],
+    *,
+    url: str,
+    env: Mapping[str, str],
+    cwd: Path | None = None,
+    timeout_s: float = 30.0,
+    log_path: Path | None = None,
+) -> RunningService:
+    """Run `argv` and return once `url`/healthz answers 200.
+
+    Raises `ServiceStartError` naming the process and its last stderr lines if it exits or stays
+    unhealthy for `timeout_s` (the process is stopped first). With `log_path`, its whole output
+    is also appended there.
+    """
+    process = subprocess.Popen(argv, env=dict(env), cwd=cwd, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    service = RunningService(name=name, url=url, process=process)
+    service.drainer = threading.Thread(target=_drain, args=(service, log_path), name=f"{name}-output", daemon=True)
+    service.drainer.start()
+    try:
+        _wait_healthy(service, timeout_s)
+    except ServiceStartError:
+        stop_service(service)
+        raise
+    return service
+
+
 def start_service(
     name: GuardName,
     settings: Settings,
@@ -102,29 +131,15 @@ def start_service(
 ) -> RunningService:
     """Run `python -m services.<name>` configured by `settings` (its host and port included).
 
-    The child's environment is `service_environment(settings, base_env)`. Returns once
-    `/healthz` answers; raises `GuardUnavailable` naming the service and its last stderr lines
-    if it exits or stays unhealthy for `timeout_s` (the process is stopped first). With
-    `log_path`, the service's whole output is also appended there.
+    The child's environment is `service_environment(settings, base_env)`; a guard that does not
+    become healthy raises `GuardUnavailable`.
     """
-    process = subprocess.Popen(
-        [sys.executable, "-m", f"services.{name}"],
-        env=service_environment(settings, base_env),
-        cwd=cwd,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    service = RunningService(name=name, url=guard_url(name, settings), process=process)
-    service.drainer = threading.Thread(target=_drain, args=(service, log_path), name=f"{name}-output", daemon=True)
-    service.drainer.start()
     try:
-        _wait_healthy(service, timeout_s)
-    except GuardUnavailable:
-        stop_service(service)
-        raise
-    return service
+        return start_process(name, [sys.executable, "-m", f"services.{name}"], url=guard_url(name, settings),
+                             env=service_environment(settings, base_env), cwd=cwd, timeout_s=timeout_s,
+                             log_path=log_path)
+    except ServiceStartError as exc:
+        raise GuardUnavailable(exc.detail, guard=name) from exc
 
 
 def _drain(service: RunningService, log_path: Path | None) -> None:
@@ -146,20 +161,16 @@ def _wait_healthy(service: RunningService, timeout_s: float) -> None:
             code = service.process.poll()
             if code is not None:
                 service.wait_output()
-                raise GuardUnavailable(
-                    f"{service.name} exited with code {code} before it was healthy:\n{service.last_stderr()}",
-                    guard=service.name,
-                )
+                raise ServiceStartError(
+                    f"{service.name} exited with code {code} before it was healthy:\n{service.last_stderr()}")
             try:
                 if http.get(f"{service.url}/healthz").status_code == 200:
                     return
             except httpx.TransportError:
                 pass
             time.sleep(0.05)
-    raise GuardUnavailable(
-        f"{service.name} not healthy at {service.url} after {timeout_s:.0f} s:\n{service.last_stderr()}",
-        guard=service.name,
-    )
+    raise ServiceStartError(
+        f"{service.name} not healthy at {service.url} after {timeout_s:.0f} s:\n{service.last_stderr()}")
 
 
 def stop_service(service: RunningService, grace_s: float = 5.0) -> int:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from pipeline.models.factory import build_llm
 from starlette.applications import Starlette
 
 from guards.judge import JudgeEngine, RuleSet
 from guards.judge.model_tier import LlmJudgeTier
 from pipeline.embedding import Embedder
+from pipeline.models.factory import build_llm
 from pipeline.settings import Settings
 from services.common import GuardSpec, build_guard_app
 
