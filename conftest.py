@@ -4,5 +4,6 @@ pytest_plugins = [
     "db.tests.fixtures",
     "toolbox.tests.fixtures",
     "services.tests.fixtures",
+    "pipeline.embedding.tests.fixtures",
     "pipeline.tests.fixtures",
 ]

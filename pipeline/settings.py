@@ -89,14 +89,16 @@ class Settings(BaseSettings):
     # --- Memory ---
     mem0_api_key: SecretStr | None = Field(None, description="Mem0 Cloud key; set = cloud backend")
     mem0_host: str | None = Field(None, description="Mem0 Cloud base URL override (None = Mem0's default)")
-    mem0_dir: Path = Field(Path(".supportdesk/mem0"), description="Mem0's own state folder (embedded)")
+    mem0_dir: Path = Field(Path(".supportdesk/mem0"),
+                           description="Mem0's config folder (embedded); keeps ~/.mem0 untouched")
     memory_collection: str = Field("supportdesk_memories", description="pgvector table of the embedded backend")
     memory_top_k: int = Field(5, gt=0, description="Memories asked for per recall")
-    t_mem_minscore: float = Field(0.35, validation_alias=_alias("T_MEM_MINSCORE", "t_mem_minscore"),
+    t_mem_minscore: float = Field(0.20, validation_alias=_alias("T_MEM_MINSCORE", "t_mem_minscore"),
                                   description="Recall score cut-off (cosine similarity, 0..1)")
     t_mem_maxchars: int = Field(400, validation_alias=_alias("T_MEM_MAXCHARS", "t_mem_maxchars"),
                                 description="Longest memory put in a prompt, characters")
-    memory_timeout_s: float = Field(5.0, gt=0, description="Recall/save timeout, seconds")
+    memory_timeout_s: float = Field(
+        5.0, gt=0, description="Recall/save timeout, also the wait for a connection and statement timeout, s")
 
     # --- Turn budgets ---
     t_bud_wall_s: float = Field(20.0, gt=0, validation_alias=_alias("T_BUD_WALL", "t_bud_wall_s"),

@@ -44,7 +44,7 @@ async def test_order_answer_with_an_address_reaches_the_customer_masked(desk: Pi
 
 
 async def test_only_the_customers_own_words_reach_memory(desk: Pipeline, desk_settings: Settings) -> None:
-    email = "emma.schmidt@example.com"
+    email = "chloe.martin@example.com"  # her latest order is out for delivery: the note matters
     preference = "From now on, please always leave my parcels with the neighbour at number 5."
     answered = await drain(desk.run_turn(CustomerSession(email), preference))
     assert isinstance(answered[-1], FinalEvent) and answered[-1].status == "answered", answered[-1]
@@ -53,9 +53,11 @@ async def test_only_the_customers_own_words_reach_memory(desk: Pipeline, desk_se
     assert stored == [preference]
     assert answered[-1].answer not in stored
 
-    later = await drain(desk.run_turn(CustomerSession(email), "When will my parcel arrive?"))
+    later = await drain(desk.run_turn(CustomerSession(email), "Where is my latest order?"))
     recall = next(e for e in later if isinstance(e, StepEvent) and e.name == "recall" and e.status == "ok")
     assert [m["text"] for m in recall.detail["kept"]] == [preference]
+    final = later[-1]
+    assert isinstance(final, FinalEvent) and "neighbour at number 5" in final.answer, "the note is mentioned"
     assert await _stored_memories(desk_settings, email) == [preference], "a question is not a preference"
 
 

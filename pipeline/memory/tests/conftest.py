@@ -8,12 +8,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from pipeline.embedding import Embedder
-from pipeline.embedding.tests.fixtures import embedder
 from pipeline.memory.embedded import EmbeddedMemoryStore
 from pipeline.settings import Settings
-
-__all__ = ["embedder"]
-
 
 @pytest.fixture(scope="session")
 def memory_settings(desk_settings: Settings) -> Settings:
