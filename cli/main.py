@@ -9,6 +9,8 @@ from collections.abc import Sequence
 
 from rich.console import Console
 
+from cli import chat
+from evals import runner
 from pipeline.errors import SupportdeskError
 from pipeline.settings import load_settings
 
@@ -52,6 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     db = commands.add_parser("db", help="database tasks").add_subparsers(dest="db_command", required=True)
     db.add_parser("migrate", help="apply migrations and converge roles").set_defaults(handler=_db_migrate)
     db.add_parser("seed", help="load the demo customers and orders").set_defaults(handler=_db_seed)
+    chat.register(commands)
+    runner.register(commands)
     return parser
 
 

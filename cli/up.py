@@ -10,19 +10,23 @@ import asyncio
 import fcntl
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from types import FrameType
 
+import yaml
 from rich.console import Console
 
 from cli.envfile import ensure_local_secrets
 from db.bootstrap import prepare_database
 from db.embedded import EmbeddedPostgres
+from db.seed import SEED_FILE
 from pipeline.settings import Settings, load_settings
-from services.launch import start_service, stop_service
+from services.launch import service_environment, start_process, start_service, stop_service
+from services.phoenix import start_phoenix
 from toolbox.server import ToolboxServer
 
 STATE_DIR = Path(".supportdesk")
@@ -71,9 +75,24 @@ class Desk:
         console.print(f"[green]✓[/] MCP Toolbox on {toolbox.url}")
         for name in ("judge", "masker"):
             with console.status(f"Starting the {name} service…"):
-                service = start_service(name, settings, base_env=os.environ)  # type: ignore[arg-type]
+                service = start_service(name, settings, base_env=os.environ,  # type: ignore[arg-type]
+                                        log_path=logs / f"{name}.log")
             self._stops.append((name, partial(stop_service, service)))
             console.print(f"[green]✓[/] {name.capitalize()} on {service.url}")
+        with console.status("Starting Arize Phoenix (about 10 s)…"):
+            phoenix = start_phoenix(settings, log_path=logs / "phoenix.log")
+        self._stops.append(("Phoenix", partial(stop_service, phoenix)))
+        console.print(f"[green]✓[/] Phoenix traces on {phoenix.url}")
+        with console.status("Starting the web chat…"):
+            web = start_process("web", [sys.executable, "-m", "web"], url=self.chat_url,
+                                env=service_environment(settings, os.environ), log_path=logs / "web.log",
+                                timeout_s=60.0)
+        self._stops.append(("web", partial(stop_service, web)))
+        console.print(f"[green]✓[/] Web chat on {self.chat_url}")
+
+    @property
+    def chat_url(self) -> str:
+        return f"http://{self.settings.web_host}:{self.settings.web_port}"
 
     def stop(self) -> None:
         while self._stops:
@@ -103,7 +122,7 @@ def run_up(console: Console) -> int:
     signal.signal(signal.SIGINT, _on_signal)
     try:
         desk.start()
-        _print_ready(console, settings, generated)
+        _print_ready(console, desk, generated)
         stopped.wait()
         console.print("Stopping…")
     finally:
@@ -112,14 +131,13 @@ def run_up(console: Console) -> int:
     return 0
 
 
-def _print_ready(console: Console, settings: Settings, generated: dict[str, str]) -> None:
-    import yaml
-
-    from db.seed import SEED_FILE
-
-    emails = [c["email"] for c in yaml.safe_load(SEED_FILE.read_text())["customers"]]
+def _print_ready(console: Console, desk: Desk, generated: dict[str, str]) -> None:
+    settings = desk.settings
+    emails = [c["email"] for c in yaml.safe_load(SEED_FILE.read_text(encoding="utf-8"))["customers"]]
     password = settings.supportdesk_demo_password.get_secret_value() if settings.supportdesk_demo_password else "?"
     console.rule("[bold]Supportdesk is up")
+    console.print(f"Chat:   [bold]{desk.chat_url}[/]   (or: .venv/bin/supportdesk chat --email EMAIL)")
+    console.print(f"Traces: {settings.phoenix_url}")
     console.print(f"Model: {settings.model_name} · memory: {settings.memory_backend}")
     console.print(f"Demo logins (password [bold]{password}[/]"
                   + (", generated into .env" if "SUPPORTDESK_DEMO_PASSWORD" in generated else "") + "):")
