@@ -6,4 +6,5 @@ pytest_plugins = [
     "services.tests.fixtures",
     "pipeline.embedding.tests.fixtures",
     "pipeline.tests.fixtures",
+    "web.tests.fixtures",
 ]

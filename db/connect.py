@@ -38,6 +38,10 @@ async def connection(settings: Settings, *, role: str = "app", database: str | N
                      ) -> AsyncIterator[asyncpg.Connection]:
     try:
         conn = await asyncpg.connect(**connect_kwargs(settings, role=role, database=database))
+    except asyncpg.InvalidPasswordError as exc:
+        hint = (f" The embedded server in {settings.embedded_pg_dir} keeps the passwords it was created with:"
+                " restore them in .env, or delete that folder to start over." if settings.embedded_postgres else "")
+        raise DatabaseError(f"PostgreSQL rejected the password of the {role} role.{hint}") from exc
     except DB_FAILURES as exc:
         raise DatabaseError(f"cannot connect to PostgreSQL at {settings.pg_host}:{settings.postgres_port} "
                             f"as {role}: {exc}") from exc

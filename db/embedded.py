@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 import tempfile
 import warnings
@@ -94,6 +95,7 @@ class EmbeddedPostgres:
         self.init()
         if self.running():
             return
+        self._require_free_port()
         options = (
             f"-h 127.0.0.1 -p {self.settings.postgres_port} -c unix_socket_directories='' "
             "-c max_connections=200 -c fsync=on"
@@ -102,6 +104,17 @@ class EmbeddedPostgres:
             str(POSTGRES_BIN_PATH / "pg_ctl"), "-D", str(self.pgdata), "-l", str(self.logfile),
             "-o", options, "-w", "-t", str(START_TIMEOUT_S), "start",
         ], timeout=START_TIMEOUT_S + 5)
+
+    def _require_free_port(self) -> None:
+        with socket.socket() as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(("127.0.0.1", self.settings.postgres_port))
+            except OSError:
+                raise DatabaseError(
+                    f"port {self.settings.postgres_port} is already in use (another PostgreSQL?): set "
+                    "POSTGRES_PORT to a free port for the embedded server, or POSTGRES_HOST to use that server"
+                ) from None
 
     def stop(self) -> None:
         if self.initialised and self.running():

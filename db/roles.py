@@ -56,7 +56,7 @@ async def _converge(conn: asyncpg.Connection, spec: RoleSpec, database: str) -> 
                                 spec.name)
     for column, clause in (("rolsuper", "NOSUPERUSER"), ("rolreplication", "NOREPLICATION"),
                            ("rolbypassrls", "NOBYPASSRLS")):
-        if attrs[column]:
+        if attrs is not None and attrs[column]:
             await _execute_formatted(conn, f"ALTER ROLE %I WITH {clause}", spec.name)
     for (group,) in await conn.fetch(
         "SELECT g.rolname FROM pg_auth_members m JOIN pg_roles g ON g.oid = m.roleid "

@@ -67,7 +67,7 @@ class Settings(BaseSettings):
         ("US", "GB", "CA", "AU", "IE", "DE", "FR", "ES", "IT", "NL"),
         description="ISO 3166 regions whose national phone formats the Masker reads (+ numbers: any region)")
     judge_model_threshold: float = Field(
-        0.62, description="Offline judge model: attack similarity that blocks (cosine)")
+        0.50, description="Offline judge model: attack similarity that blocks (cosine)")
 
     # --- Sanitizer ---
     max_message_chars: int = Field(2000, gt=0, description="Longest customer message, characters")
