@@ -17,6 +17,7 @@ from google.adk.agents import LlmAgent
 from google.adk.agents.callback_context import CallbackContext
 from google.adk.agents.readonly_context import ReadonlyContext
 from google.adk.events import Event as AdkEvent
+from google.adk.features import FeatureName, override_feature_enabled
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.runners import Runner
@@ -57,6 +58,10 @@ class SupportAgent:
     def __init__(self, llm: BaseLlm, tools: Sequence[BaseTool | BaseToolset], *, max_output_tokens: int,
                  history_max_messages: int) -> None:
         self._history = history_max_messages
+        # ADK deep-copies a whole session on every read unless told otherwise; the desk never
+        # mutates stored events, so a light copy is safe and keeps per-turn cost flat (measured:
+        # the deep copies were the largest single cost of an offline turn).
+        override_feature_enabled(FeatureName.IN_MEMORY_SESSION_SERVICE_LIGHT_COPY, True)
         self._sessions = InMemorySessionService()
         self._locks: dict[str, asyncio.Lock] = {}
         agent = LlmAgent(
