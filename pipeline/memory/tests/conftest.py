@@ -11,6 +11,7 @@ from pipeline.embedding import Embedder
 from pipeline.memory.embedded import EmbeddedMemoryStore
 from pipeline.settings import Settings
 
+
 @pytest.fixture(scope="session")
 def memory_settings(desk_settings: Settings) -> Settings:
     """The desk's settings with a memory table of this test session's own."""
