@@ -1,7 +1,7 @@
 """One turn, in this order, every time: sanitizer → judge → guardrail → recall → agent → masker → save.
 
-Memory recall starts as soon as the message is clean and runs while the Judge and the Guardrail
-decide; a blocked turn throws its result away. Every failure ends the turn through
+Memory recall starts once the Judge allows and runs while the Guardrail decides; a turn the
+Guardrail blocks throws its result away. Every failure ends the turn through
 `pipeline.failures.finish_with` — a guard that cannot answer never means "allow".
 """
 
@@ -93,12 +93,19 @@ class Turn:
             self._blocked("sanitizer", cleaned.reason or "message rejected", cleaned.reason)
             return
         message = cleaned.text
+        judged = await self._judge(message)
+        if judged is not None:
+            self.recorder.step("recall", "skipped", reason="turn blocked")
+            self._blocked("judge", judged)
+            return
+        # Recall overlaps the Guardrail only: started beside the Judge it competed with the Judge's
+        # round trip for the two cores and slowed every blocked turn for a result it threw away.
         recall = asyncio.create_task(self._timed_recall(message))
         try:
-            blocked = await self._screen(message)
-            if blocked is not None:
+            off_topic = await self._guardrail(message)
+            if off_topic is not None:
                 self.recorder.step("recall", "skipped", reason="turn blocked")
-                self._blocked(*blocked)
+                self._blocked("guardrail", off_topic)
                 return
             with self.step("recall") as timer:
                 memories, recall_ms = await recall
@@ -123,20 +130,20 @@ class Turn:
         found = await self.services.memory.recall(user_id=self.email, query=message)
         return found, (time.perf_counter() - started) * 1000
 
-    async def _screen(self, message: str) -> tuple[StepName, str] | None:
-        """Judge, then Guardrail; the blocking step and its reason, or None when both allow."""
+    async def _judge(self, message: str) -> str | None:
+        """The Judge's reason when it blocks, else None."""
         with self.step("judge") as timer:
             verdict = await self.services.judge.screen(message)
             timer.end(_status(verdict), **verdict.model_dump())
-        if verdict.verdict == "block":
-            return "judge", verdict.reason
+        return verdict.reason if verdict.verdict == "block" else None
+
+    async def _guardrail(self, message: str) -> str | None:
+        """The Guardrail's reason when the message is off-topic, else None."""
         with self.step("guardrail") as timer:
             checked = await self.services.guardrail.check(message)
             self.budget.add_tokens(input_tokens=checked.input_tokens, output_tokens=checked.output_tokens)
             timer.end(_status(checked.verdict), **checked.verdict.model_dump())
-        if checked.verdict.verdict == "block":
-            return "guardrail", checked.verdict.reason
-        return None
+        return checked.verdict.reason if checked.verdict.verdict == "block" else None
 
     async def _answer(self, message: str, memories: list[str]) -> str:
         answer = ""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import warnings
 from collections.abc import AsyncIterator, Sequence
 from contextvars import ContextVar
 from typing import Any
@@ -62,6 +63,7 @@ class SupportAgent:
         # mutates stored events, so a light copy is safe and keeps per-turn cost flat (measured:
         # the deep copies were the largest single cost of an offline turn).
         override_feature_enabled(FeatureName.IN_MEMORY_SESSION_SERVICE_LIGHT_COPY, True)
+        warnings.filterwarnings("ignore", message=r"\[WIP\] feature IN_MEMORY_SESSION_SERVICE_LIGHT_COPY")
         self._sessions = InMemorySessionService()
         self._locks: dict[str, asyncio.Lock] = {}
         agent = LlmAgent(
