@@ -129,9 +129,13 @@ class SupportAgent:
                 await self._compact(email, session_id)
 
     async def _compact(self, email: str, session_id: str) -> None:
-        """Keep the stored history bounded too: past 4× the limit, keep only the last `limit` events."""
+        """Keep the stored history bounded too: past 2× the limit, keep only the last `limit` events.
+
+        ADK rebuilds the prompt from every stored event on each model call, so a long stored history
+        costs CPU on every turn even though the prompt itself is cut to `limit` messages.
+        """
         session = await self._sessions.get_session(app_name=APP, user_id=email, session_id=session_id)
-        if session is None or len(session.events) <= 4 * self._history:
+        if session is None or len(session.events) <= 2 * self._history:
             return
         keep = [e for e in session.events[-self._history:]]
         while keep and not (keep[0].content and _starts_a_turn(keep[0].content)):
