@@ -43,7 +43,8 @@ test: lint
 	$(BIN)/pytest
 
 bench: install
-	@for b in evals/benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+	@for b in evals/benchmarks/bench_*.py; do m=$$(basename $$b .py); echo "== $$m"; \
+		$(BIN)/python -m evals.benchmarks.$$m || exit 1; done
 
 clean:
 	rm -rf $(VENV) $(PHOENIX_VENV) .supportdesk .mypy_cache .ruff_cache .pytest_cache
