@@ -1,11 +1,14 @@
 """The Guardrail: is this message about our shop? An in-process ADK agent, fresh session per turn.
 
-Plain shop questions are allowed in code (the same fast-path rule the Judge uses) before any model
-runs. The model's answer must parse into the verdict schema; anything else is GuardProtocolError.
+Two code fast paths run before any model: plain shop questions (the same rule the Judge uses), and
+any message naming one of our order ids, in whatever language — the offline model's English
+embedder cannot read most scripts, and a customer quoting their order number is on topic. The
+model's answer must parse into the verdict schema; anything else is GuardProtocolError.
 """
 
 from __future__ import annotations
 
+import re
 import uuid
 from dataclasses import dataclass
 
@@ -24,6 +27,8 @@ from pipeline.models.prompts import GUARDRAIL_INSTRUCTION
 
 APP = "supportdesk-guardrail"
 VERDICT_TOKENS = 256
+ORDER_ID = re.compile(r"(?<![A-Za-z0-9])ORD-?\d{5}(?![0-9])", re.IGNORECASE)
+ORDER_ID_RULE = "fast.names_an_order"
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,9 @@ class Guardrail:
         if self._fast_path.allows(variants(text)):
             return GuardrailResult(Verdict(verdict="allow", reason=f"Allowed: {self._fast_path.description}.",
                                            rules=[self._fast_path.id], tier="fast_path"))
+        if ORDER_ID.search(text):
+            return GuardrailResult(Verdict(verdict="allow", reason="Allowed: the message names one of our orders.",
+                                           rules=[ORDER_ID_RULE], tier="fast_path"))
         # A fresh session per turn: no earlier message can steer this decision.
         session = await self._sessions.create_session(app_name=APP, user_id="guardrail",
                                                       session_id=uuid.uuid4().hex)
