@@ -140,11 +140,13 @@ class Settings(BaseSettings):
     )
 
     @field_validator(
-        "postgres_password", "postgres_reader_password", "postgres_writer_password", mode="after"
+        "postgres_password", "postgres_reader_password", "postgres_writer_password", "guard_token",
+        "google_api_key", "mem0_api_key", "litellm_api_key", mode="after"
     )
     @classmethod
-    def _not_blank(cls, value: SecretStr) -> SecretStr:
-        if not value.get_secret_value().strip():
+    def _not_blank(cls, value: SecretStr | None) -> SecretStr | None:
+        # A secret that is set but blank is a mistake, never "no secret": stop at start-up.
+        if value is not None and not value.get_secret_value().strip():
             raise ValueError("must not be empty")
         return value
 

@@ -33,9 +33,11 @@ def test_missing_secret_stops_start_up_with_its_name(monkeypatch: pytest.MonkeyP
 
 
 @pytest.mark.parametrize("blank", ["", "   "])
-def test_blank_secret_is_refused(blank: str) -> None:
-    with pytest.raises(ConfigError, match="must not be empty"):
-        load_settings(_env_file=None, **{**SECRETS, "postgres_password": blank})
+@pytest.mark.parametrize("secret", ["postgres_password", "guard_token", "google_api_key", "mem0_api_key",
+                                    "litellm_api_key"])
+def test_blank_secret_is_refused(secret: str, blank: str) -> None:
+    with pytest.raises(ConfigError, match=f"{secret.upper()}: .*must not be empty"):
+        load_settings(_env_file=None, **{**SECRETS, secret: blank})
 
 
 @pytest.mark.parametrize(("overrides", "model"), [

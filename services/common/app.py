@@ -11,7 +11,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from pipeline.errors import ConfigError
 from services.common.card import GuardSpec, build_agent_card
 from services.common.handler import Decide, GuardRequestHandler
 from services.common.middleware import BearerAuth, RequestBody
@@ -34,8 +33,6 @@ def build_guard_app(
     `url` is the address published in the card; the token, when set, guards everything but the
     public paths (the card must stay readable: it is where clients learn that a token is needed).
     """
-    if token is not None and not token.get_secret_value().strip():
-        raise ConfigError("GUARD_TOKEN is set but empty; unset it or give it a value")
     card = build_agent_card(spec, url, token_required=token is not None)
     routes = [
         *create_agent_card_routes(card, card_url=AGENT_CARD_WELL_KNOWN_PATH),
