@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -176,8 +176,3 @@ class Turn:
 
 def _status(verdict: Verdict) -> str:
     return "blocked" if verdict.verdict == "block" else "ok"
-
-
-async def drain(events: AsyncIterator[Any]) -> list[Any]:
-    """Collect a whole stream (tests, CLI one-shot, evals)."""
-    return [event async for event in events]

@@ -50,7 +50,8 @@ class RunningService:
         return "".join(self.stderr_tail).rstrip() or "(no output)"
 
 
-def _env_name(name: str, info: FieldInfo) -> str:
+def env_var_name(name: str, info: FieldInfo) -> str:
+    """The environment variable a settings field is read from (its alias, else its name)."""
     alias = info.validation_alias
     choices = getattr(alias, "choices", None)
     if choices:
@@ -78,12 +79,12 @@ def service_environment(settings: Settings, base: Mapping[str, str]) -> dict[str
     is unset in the service too, whatever the parent environment says.
     """
     fields = Settings.model_fields
-    names = {_env_name(name, info) for name, info in fields.items()}
+    names = {env_var_name(name, info) for name, info in fields.items()}
     env = {key: value for key, value in base.items() if key.upper() not in names}
     for name, info in fields.items():
         value = getattr(settings, name)
         if value is not None:
-            env[_env_name(name, info)] = _env_value(value, info)
+            env[env_var_name(name, info)] = _env_value(value, info)
     return env
 
 

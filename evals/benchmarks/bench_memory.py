@@ -15,21 +15,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import secrets
-import socket
 import statistics
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from pydantic import SecretStr
-
 from db.bootstrap import prepare_database
 from db.embedded import EmbeddedPostgres
+from evals.harness import private_settings
 from pipeline.embedding import Embedder
 from pipeline.memory.embedded import EmbeddedMemoryStore
-from pipeline.settings import Settings
 
 MESSAGES = [
     "Where is my order ORD-10042?",
@@ -49,22 +45,6 @@ PREFERENCES = [
 
 def _new(i: int, kind: str) -> str:
     return f"{MESSAGES[i % len(MESSAGES)]} ({kind} {i})"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _settings(root: Path) -> Settings:
-    password = SecretStr(secrets.token_urlsafe(16))
-    return Settings(
-        _env_file=None,  # type: ignore[call-arg]
-        postgres_password=password, postgres_reader_password=password, postgres_writer_password=password,
-        postgres_port=_free_port(), embedded_pg_dir=root / "pg", mem0_dir=root / "mem0",
-        runs_dir=root / "runs", tracing_enabled=False,
-    )
 
 
 def _report(name: str, samples_ms: list[float], target_ms: float | None = None) -> None:
@@ -94,7 +74,7 @@ async def bench(runs: int, customers: int) -> None:
         cpu.append((time.thread_time() - started_cpu) * 1000)
 
     with tempfile.TemporaryDirectory(prefix="bench-memory-") as folder:
-        settings = _settings(Path(folder))
+        settings = private_settings(Path(folder))
         await prepare_database(settings, seed_demo=False)
         store = EmbeddedMemoryStore.from_settings(settings, embedder=embedder)
         try:

@@ -11,8 +11,8 @@ from db.connect import connection
 from pipeline.desk import CustomerSession, Pipeline
 from pipeline.events import ErrorEvent, FinalEvent, StepEvent, ToolEvent
 from pipeline.settings import Settings
+from pipeline.tests.streams import drain
 from pipeline.tests.variants import slow_judge
-from pipeline.turn import drain
 
 
 async def _stored_memories(settings: Settings, email: str) -> list[str]:

@@ -13,7 +13,7 @@ from db.seed import SEED_FILE
 from pipeline.desk import CustomerSession, Pipeline
 from pipeline.events import FinalEvent, ToolEvent
 from pipeline.settings import Settings
-from pipeline.turn import drain
+from pipeline.tests.streams import drain
 
 CASES = yaml.safe_load((Path(__file__).parent / "cases" / "isolation.yaml").read_text(encoding="utf-8"))
 CUSTOMERS = yaml.safe_load(SEED_FILE.read_text(encoding="utf-8"))["customers"]

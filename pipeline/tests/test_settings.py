@@ -9,7 +9,7 @@ import pytest
 
 from pipeline.errors import ConfigError
 from pipeline.settings import Settings, load_settings
-from services.launch import _env_name
+from services.launch import env_var_name
 
 ENV_EXAMPLE = Path(__file__).resolve().parents[2] / ".env.example"
 SECRETS = {"postgres_password": "p", "postgres_reader_password": "r", "postgres_writer_password": "w"}
@@ -17,7 +17,7 @@ SECRETS = {"postgres_password": "p", "postgres_reader_password": "r", "postgres_
 
 def test_every_setting_is_documented_and_listed_in_env_example() -> None:
     listed = set(re.findall(r"^#? ?([A-Z][A-Z0-9_]+)=", ENV_EXAMPLE.read_text(), re.M))
-    expected = {_env_name(name, info) for name, info in Settings.model_fields.items()}
+    expected = {env_var_name(name, info) for name, info in Settings.model_fields.items()}
     assert listed == expected
     undocumented = [name for name, info in Settings.model_fields.items() if not info.description]
     assert undocumented == []

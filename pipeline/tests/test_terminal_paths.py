@@ -12,8 +12,8 @@ import yaml
 from pipeline.desk import CustomerSession, Pipeline
 from pipeline.events import ErrorEvent, FinalEvent, StepEvent, TurnEvent
 from pipeline.settings import Settings
+from pipeline.tests.streams import drain
 from pipeline.tests.variants import VARIANTS
-from pipeline.turn import drain
 
 CASES = yaml.safe_load((Path(__file__).parent / "cases" / "terminal_paths.yaml").read_text(encoding="utf-8"))
 CUSTOMER = CustomerSession("ben.okafor@example.com")

@@ -13,8 +13,8 @@ from evals.harness import free_port
 from pipeline.desk import CustomerSession, Pipeline
 from pipeline.events import TurnEvent
 from pipeline.settings import Settings
+from pipeline.tests.streams import drain
 from pipeline.tracing import trace_url
-from pipeline.turn import drain
 from services.launch import stop_service
 from services.phoenix import start_phoenix
 
