@@ -14,7 +14,7 @@ import getpass
 import logging
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.live import Live
@@ -22,8 +22,12 @@ from rich.text import Text
 
 from cli.render import EXIT_ERROR, TurnView, exit_code, printable
 from db.connect import connection
-from pipeline import CustomerSession, Pipeline, Settings, SupportdeskError, load_settings, trace_url
+from pipeline.errors import SupportdeskError
+from pipeline.settings import Settings, load_settings
 from web.accounts import LOGIN_FAILED, PasswordCheck, normalise_email
+
+if TYPE_CHECKING:
+    from pipeline import CustomerSession, Pipeline
 
 PASSWORD_ENV = "SUPPORTDESK_PASSWORD"
 UNEXPECTED = "Something went wrong on our side. Please try again in a moment."
@@ -74,6 +78,10 @@ async def _chat(args: argparse.Namespace, settings: Settings, password: str, out
     if account is None:
         err.print(Text(LOGIN_FAILED, style="red"))
         return EXIT_ERROR
+    # The turn engine (ADK, models) loads only when a chat starts: the other `supportdesk`
+    # commands share this parser and must not pay for it.
+    from pipeline import CustomerSession, Pipeline
+
     with err.status("Connecting to the desk…"):
         pipeline = await Pipeline.build(settings)
     try:
@@ -124,6 +132,8 @@ async def _repl(pipeline: Pipeline, session: CustomerSession, settings: Settings
 def _trace_line(last: TurnView | None, settings: Settings) -> Text:
     if last is None or last.turn is None:
         return Text("No turn yet.")
+    from pipeline import trace_url
+
     line = Text(trace_url(settings, last.turn.trace_id))
     if not settings.tracing_enabled:
         line.append("  (tracing is off: Phoenix has no spans for this turn)", style="dim")

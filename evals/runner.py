@@ -16,18 +16,18 @@ import tempfile
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from evals.casefiles import CASES_DIR, Suite, dataset_sample, load_suite, status_phrases
 from evals.dbfacts import read_facts
-from evals.execute import run_suite
 from evals.report import EvalSummary, print_summary, write_summary
-from evals.scoring import score
-from pipeline.desk import Pipeline, settings_hash
-from pipeline.settings import Settings, load_settings
+from pipeline.settings import Settings, load_settings, settings_hash
+
+if TYPE_CHECKING:
+    from pipeline.desk import Pipeline
 
 #: The desk's own default run-log folder (the repo's `runs/`), also for a private desk.
 DEFAULT_RUNS_DIR: Path = Settings.model_fields["runs_dir"].default
@@ -36,6 +36,11 @@ DEFAULT_RUNS_DIR: Path = Settings.model_fields["runs_dir"].default
 async def evaluate(pipeline: Pipeline, suite: Suite, *, desk: str, cases_dir: Path = CASES_DIR,
                    on_turn: Callable[[str], None] = lambda _: None) -> EvalSummary:
     """Run `suite` through `pipeline`, then score it from the run logs in the pipeline's runs_dir."""
+    # The turn engine (ADK, models) loads here, not at import: `supportdesk db migrate` and
+    # `supportdesk up` share this command's parser and must not pay for it.
+    from evals.execute import run_suite
+    from evals.scoring import score
+
     settings = pipeline.settings
     started = datetime.now(UTC)
     facts = await read_facts(settings)
@@ -66,6 +71,8 @@ async def _run(args: argparse.Namespace, console: Console) -> EvalSummary:
             progress.update(task, advance=1, description=label)
 
         if args.against_running:
+            from pipeline.desk import Pipeline
+
             overrides: dict[str, Any] = {"runs_dir": args.runs_dir} if args.runs_dir else {}
             pipeline = await Pipeline.build(load_settings(**overrides))
             try:

@@ -8,7 +8,6 @@ cancels the work — the run log is written either way, ending in exactly one te
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import uuid
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass
@@ -23,7 +22,7 @@ from pipeline.failures import finish_with
 from pipeline.recorder import TurnRecorder
 from pipeline.runlog import RunLog
 from pipeline.services import DeskServices
-from pipeline.settings import Settings
+from pipeline.settings import Settings, settings_hash
 from pipeline.tracing import build_tracer_provider, trace_id_of, tracer_of
 from pipeline.turn import Turn
 
@@ -37,11 +36,6 @@ class CustomerSession:
     def __post_init__(self) -> None:
         if not self.email or self.email != self.email.strip().lower():
             raise ValueError("a customer session needs the normalised (lower-case) email")
-
-
-def settings_hash(settings: Settings) -> str:
-    # Secrets are dumped masked, so the hash identifies the configuration without revealing it.
-    return hashlib.sha256(settings.model_dump_json().encode()).hexdigest()[:16]
 
 
 class Pipeline:

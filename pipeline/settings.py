@@ -7,6 +7,7 @@ published default: a missing one stops start-up (see `load_settings`).
 
 from __future__ import annotations
 
+import hashlib
 from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Literal
@@ -208,6 +209,12 @@ class Settings(BaseSettings):
     @property
     def memory_backend(self) -> Literal["cloud", "embedded"]:
         return "cloud" if self.mem0_api_key is not None else "embedded"
+
+
+def settings_hash(settings: Settings) -> str:
+    """A short fingerprint of the configuration in force, for run logs and eval summaries."""
+    # Secrets are dumped masked, so the hash identifies the configuration without revealing it.
+    return hashlib.sha256(settings.model_dump_json().encode()).hexdigest()[:16]
 
 
 def load_settings(**overrides: object) -> Settings:
