@@ -89,13 +89,13 @@ class Pipeline:
                     await turn.run(text)
             except TimeoutError as exc:
                 ended: BaseException = BudgetExceeded("wall-clock budget", budget="wall") if wall.expired() else exc
-                finish_with(recorder, ended, stage=None, budget_usage=turn.budget.usage)
+                finish_with(recorder, ended, budget_usage=turn.budget.usage)
             except asyncio.CancelledError as exc:
-                finish_with(recorder, exc, stage=None, budget_usage=turn.budget.usage, cancelled=True)
+                finish_with(recorder, exc, budget_usage=turn.budget.usage, cancelled=True)
                 raise
             except Exception as exc:
                 span.record_exception(exc)
-                finish_with(recorder, exc, stage=None, budget_usage=turn.budget.usage)
+                finish_with(recorder, exc, budget_usage=turn.budget.usage)
             finally:
                 final = recorder.events[-1]
                 span.set_attribute("supportdesk.outcome", getattr(final, "status", final.type))

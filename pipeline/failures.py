@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 
 from pipeline.errors import BudgetExceeded, ModelRefused, SupportdeskError
-from pipeline.events import ErrorEvent, FinalEvent, StepName
+from pipeline.events import ErrorEvent, FinalEvent, StepName, Usage
 from pipeline.recorder import TurnRecorder
 
 log = logging.getLogger("supportdesk.pipeline")
@@ -16,12 +16,11 @@ CANCELLED_MESSAGE = "The turn was cancelled before it finished."
 REFUSED_ANSWER = "Sorry, I can't help with that request."
 
 
-def finish_with(recorder: TurnRecorder, exc: BaseException, *, stage: StepName | None, budget_usage: object,
-                cancelled: bool = False) -> None:
+def finish_with(recorder: TurnRecorder, exc: BaseException, *, budget_usage: Usage, cancelled: bool = False) -> None:
     """Record the terminal event for a turn that ended by `exc` (nothing if one was recorded)."""
     if recorder.finished:
         return
-    where: StepName | None = stage or recorder.failing_step()
+    where: StepName | None = recorder.failing_step()
     latency = recorder.elapsed_ms()
     if isinstance(exc, BudgetExceeded):
         recorder.record(FinalEvent, status="capped", answer=exc.user_message, reason=f"budget: {exc.budget}",
