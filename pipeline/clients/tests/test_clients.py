@@ -6,7 +6,7 @@ import secrets
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
+import aiohttp
 import pytest
 from pydantic import SecretStr
 
@@ -57,16 +57,16 @@ async def test_the_masker_client_carries_the_masking_unchanged(masker_service: G
     assert all(isinstance(r.start, int) and isinstance(r.end, int) for r in result.redactions)
 
 
-async def test_an_injected_http_client_is_shared_and_left_open(judge_service: GuardEndpoint,
-                                                                masker_service: GuardEndpoint) -> None:
-    async with httpx.AsyncClient(trust_env=False) as http:
+async def test_an_injected_http_session_is_shared_and_left_open(judge_service: GuardEndpoint,
+                                                                 masker_service: GuardEndpoint) -> None:
+    async with aiohttp.ClientSession() as http:
         judge = JudgeClient(judge_service.settings, http=http)
         masker = MaskerClient(masker_service.settings, http=http)
         await judge.screen("Where is my order ORD-10042?")
         await masker.mask("Mail jo@example.com")
         await judge.aclose()
         await masker.aclose()
-        assert not http.is_closed
+        assert not http.closed
 
 
 TOKEN = secrets.token_urlsafe(24)
