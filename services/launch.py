@@ -29,6 +29,9 @@ from pipeline.settings import Settings
 
 GuardName = Literal["judge", "masker"]
 STDERR_TAIL_LINES = 40
+#: The guards export no traces (the pipeline's turn spans time each guard call), so a2a-sdk's
+#: eight no-op spans per request would cost ~0.15 ms of a 3 ms round-trip budget for nothing.
+GUARD_ONLY_ENV = {"OTEL_INSTRUMENTATION_A2A_SDK_ENABLED": "false"}
 
 
 @dataclass
@@ -132,13 +135,13 @@ def start_service(
 ) -> RunningService:
     """Run `python -m services.<name>` configured by `settings` (its host and port included).
 
-    The child's environment is `service_environment(settings, base_env)`; a guard that does not
-    become healthy raises `GuardUnavailable`.
+    The child's environment is `service_environment(settings, base_env)` plus `GUARD_ONLY_ENV`;
+    a guard that does not become healthy raises `GuardUnavailable`.
     """
     try:
         return start_process(name, [sys.executable, "-m", f"services.{name}"], url=guard_url(name, settings),
-                             env=service_environment(settings, base_env), cwd=cwd, timeout_s=timeout_s,
-                             log_path=log_path)
+                             env={**service_environment(settings, base_env), **GUARD_ONLY_ENV}, cwd=cwd,
+                             timeout_s=timeout_s, log_path=log_path)
     except ServiceStartError as exc:
         raise GuardUnavailable(exc.detail, guard=name) from exc
 

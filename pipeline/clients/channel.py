@@ -1,11 +1,12 @@
 """One A2A JSON-RPC `SendMessage` call to a guard service, failing closed.
 
-Raw JSON-RPC over one pooled `aiohttp.ClientSession`, with the wire format built and read by
-the SDK's own protocol types. Not the SDK's `Client`: that one must fetch the agent card before its
-first call (an async constructor), wraps errors we would map anyway, and its extra layers cost
-~0.5 ms per call on this machine (see `evals/benchmarks/bench_guards.py`). aiohttp rather than
-httpx because a guard call is on every turn's critical path twice: a loopback request costs
-p50 0.5 ms through aiohttp against 1.1 ms through httpx on this machine (a `/healthz` GET).
+Raw JSON-RPC over one pooled `aiohttp.ClientSession`: the request is built with the SDK's own
+protocol types, the reply read through the slice of it we need (`reply.py`). Not the SDK's
+`Client`: that one must fetch the agent card before its first call (an async constructor), wraps
+errors we would map anyway, and its extra layers cost ~0.5 ms per call on this machine (see
+`evals/benchmarks/bench_guards.py`). aiohttp rather than httpx because a guard call is on every
+turn's critical path twice: a loopback request costs p50 0.5 ms through aiohttp against 1.1 ms
+through httpx on this machine (a `/healthz` GET).
 """
 
 from __future__ import annotations
@@ -18,11 +19,12 @@ from types import TracebackType
 from typing import Any, Literal, Self, TypeVar
 
 import aiohttp
-from a2a.types.a2a_pb2 import Message, Part, Role, SendMessageRequest, SendMessageResponse
+from a2a.types.a2a_pb2 import Message, Part, Role, SendMessageRequest
 from a2a.utils.constants import PROTOCOL_VERSION_1_0, VERSION_HEADER
-from google.protobuf.json_format import MessageToDict, ParseDict, ParseError
+from google.protobuf.json_format import MessageToDict
 from pydantic import BaseModel, SecretStr, ValidationError
 
+from pipeline.clients.reply import WireReply
 from pipeline.errors import GuardProtocolError, GuardTimeout, GuardUnavailable
 from pipeline.settings import Settings
 
@@ -100,23 +102,19 @@ class GuardChannel:
 
     def _data_part(self, raw: bytes, request_id: int) -> Any:
         try:
-            payload = json.loads(raw)
-        except ValueError as exc:  # UnicodeDecodeError included
-            raise self._protocol("the reply is not JSON") from exc
-        answered = isinstance(payload, dict) and payload.get("jsonrpc") == "2.0"
-        if not answered or payload.get("id") != request_id:
-            raise self._protocol("the reply is not a JSON-RPC response to our request")
-        if "error" in payload:
-            error = payload["error"] if isinstance(payload["error"], dict) else {}
-            raise self._protocol(f"JSON-RPC error {error.get('code')}: {error.get('message')}")
-        try:
-            reply = ParseDict(payload.get("result"), SendMessageResponse(), ignore_unknown_fields=True)
-        except (ParseError, TypeError, AttributeError) as exc:
-            raise self._protocol("the result is not a SendMessage response") from exc
-        parts = [part for part in reply.message.parts if part.HasField("data")]
-        if not reply.HasField("message") or len(parts) != 1:
+            reply = WireReply.model_validate_json(raw)
+        except ValidationError as exc:  # not JSON, not UTF-8, or not shaped like a JSON-RPC reply
+            raise self._protocol(f"the reply is not a JSON-RPC response: {exc.errors()[0]['msg']}") from exc
+        if reply.id != request_id:
+            raise self._protocol("the reply answers another request")
+        if reply.error is not None:
+            raise self._protocol(f"JSON-RPC error {reply.error.code}: {reply.error.message}")
+        if reply.result is None or reply.result.message is None:
+            raise self._protocol("the result is not a SendMessage response with a message")
+        parts = [part.data for part in reply.result.message.parts if part.data is not None]
+        if len(parts) != 1:
             raise self._protocol("the reply is not one message with one data part")
-        return MessageToDict(parts[0].data)
+        return parts[0]
 
     def _protocol(self, what: str) -> GuardProtocolError:
         return GuardProtocolError(f"{self.guard} at {self._url}: {what}", guard=self.guard)
