@@ -74,20 +74,31 @@ class AddressDetector:
             re.compile(rf"{_WORD_ALONE}(?:{_SP}{_WORD})?{_SP}{trailing}{house_after}\.?{unit}?"),
             # Without a street-type word, a name and number count only when a unit follows: "Kesk 53 Suite 4".
             re.compile(rf"{_WORD_ALONE}(?:{_SP}{_NAME_WORD}){{0,2}}{house_after}\.?{unit}"),
-            re.compile(
-                rf"(?<!\w)(?:(?i:p\.?[ \t]?o\.?|post[ \t]office)[ \t]?(?i:box){_SP}\d{{1,6}}"
-                rf"|(?:PSC|CMR|Unit){_SP}\d{{1,5}},?{_SP}Box{_SP}\d{{1,5}}{_MILITARY_TAIL}?"
-                rf"|(?:USS|USNS|USNV|USCGC){_SP}{_WORD}(?:{_SP}{_WORD})?{_MILITARY_TAIL})(?!\w)"
-            ),
         ]
+        # Opens with a look-behind, which `re` tries at every character; see `_may_hold_postal`.
+        self._postal = re.compile(
+            rf"(?<!\w)(?:(?i:p\.?[ \t]?o\.?|post[ \t]office)[ \t]?(?i:box){_SP}\d{{1,6}}"
+            rf"|(?:PSC|CMR|Unit){_SP}\d{{1,5}},?{_SP}Box{_SP}\d{{1,5}}{_MILITARY_TAIL}?"
+            rf"|(?:USS|USNS|USNV|USCGC){_SP}{_WORD}(?:{_SP}{_WORD})?{_MILITARY_TAIL})(?!\w)"
+        )
         # Fused street types are checked on the word, not by the regex: a long alternation tried at
         # every letter of every capitalised word costs more than the rest of the masker together.
         self._fused = re.compile(rf"(?P<street>{_UP}(?<!\w{_UP})[\w'’-]{{3,}}\.?){house_after}\.?{unit}?")
 
     def find(self, text: str) -> list[Span]:
-        spans = [Span(self.type, m.start(), m.end()) for pattern in self._patterns for m in pattern.finditer(text)]
+        patterns = [*self._patterns, self._postal] if _may_hold_postal(text) else self._patterns
+        spans = [Span(self.type, m.start(), m.end()) for pattern in patterns for m in pattern.finditer(text)]
         for match in self._fused.finditer(text):
             street = match["street"].lower()
             if street.endswith(self._fused_endings) or street.rstrip(".").endswith(self._fused_endings):
                 spans.append(Span(self.type, match.start(), match.end()))
         return spans
+
+
+def _may_hold_postal(text: str) -> bool:
+    """Every postal-box or ship address holds "box" in some case, or starts with "US".
+
+    A necessary condition checked by plain substring search (~2 µs a KB), so the postal pattern
+    (~50 µs a KB) runs only on the rare text that could match it.
+    """
+    return "US" in text or "box" in text.lower()

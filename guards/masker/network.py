@@ -19,9 +19,20 @@ class EmailDetector:
         )
 
     def find(self, text: str) -> list[Span]:
-        if "@" not in text:  # the pattern starts with a word character: scanning prose is not free
-            return []
-        return [Span(self.type, m.start(), m.end()) for m in self._pattern.finditer(text)]
+        # The pattern opens with a look-behind, so `re` would try it at every character of the
+        # answer (~0.1 ms a KB). An address holds no whitespace: only the whitespace-free run
+        # around each "@" is searched, which finds exactly the same matches.
+        spans = []
+        at = text.find("@")
+        while at >= 0:
+            start = end = at
+            while start > 0 and not text[start - 1].isspace():
+                start -= 1
+            while end < len(text) and not text[end].isspace():
+                end += 1
+            spans += [Span(self.type, m.start(), m.end()) for m in self._pattern.finditer(text, start, end)]
+            at = text.find("@", end)
+        return spans
 
 
 class IpDetector:
@@ -36,6 +47,7 @@ class IpDetector:
             r"(?<![\w:.])(?=[0-9A-Fa-f:]*[0-9A-Fa-f])(?:[0-9A-Fa-f]{0,4}:){2,7}"
             r"(?:[0-9A-Fa-f]{1,4}|\d{1,3}(?:\.\d{1,3}){3})?(?![\w:])"
         )
+        self._v6_hint = re.compile(r":[0-9A-Fa-f]{0,4}:")
         self._version_words = keyword_pattern(load_terms("context_words.yaml")["version"])
 
     def find(self, text: str) -> list[Span]:
@@ -44,7 +56,9 @@ class IpDetector:
             for m in self._v4.finditer(text)
             if self._valid(m[0]) and not mentions(self._version_words, text, m.start(), 12)
         ]
-        if text.count(":") >= 2:  # the IPv6 pattern opens with look-arounds: costly on plain prose
+        # The IPv6 pattern opens with look-arounds, costly on prose; every match holds two colons
+        # with at most four hex digits between them, which a literal-led search finds fast.
+        if self._v6_hint.search(text):
             v6 = self._v6.finditer(text)
             spans += [Span(self.type, m.start(), m.end()) for m in v6 if self._valid_v6(m[0])]
         return spans
