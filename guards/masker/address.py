@@ -11,6 +11,7 @@ Four shapes are recognised, each anchored on both a number and a street-type wor
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -38,7 +39,7 @@ _UK_TAIL = rf"(?:,[ \t]*{_WORD}(?:[ \t]{_WORD}){{0,2}},?[ \t]+[A-Z]{{1,2}}\d[A-Z
 _MILITARY_TAIL = r"(?:\s+[AFD]PO[ \t]+A[AEP][ \t]+\d{5}(?!\d))"
 
 
-def _alternation(words: Iterable[str]) -> str:
+def _alternation(words: Iterable[str], *, first_read: bool = False) -> str:
     """Longest first, so "street" is tried before "st". A term listed with a final "." needs it
     ("ul.", "u.": too short to stand alone); any other term may be followed by an optional ".".
 
@@ -46,24 +47,37 @@ def _alternation(words: Iterable[str]) -> str:
     branches of an alternation one by one, so a hundred flat branches cost a hundred steps at every
     position tried, and grouped ones a step per letter. Only terms that share a first letter (under
     case folding too) could match at the same place, and their order within a group is kept, so
-    the grouped pattern matches exactly what the flat one did.
+    the grouped pattern matches exactly what the flat one did. With `first_read`, the first letter
+    has already been consumed and is checked by a look-behind ("(?<=R)(?:ue|oute)").
     """
     terms = sorted(set(words), key=len, reverse=True)
     groups: dict[str, list[str]] = {}
     for term in terms:
         groups.setdefault(term[0].casefold(), []).append(term)
-    return "|".join(_group(group) for group in groups.values())
+    return "|".join(_group(group, first_read) for group in groups.values())
 
 
 def _term(term: str) -> str:
     return re.escape(term) if term.endswith(".") else rf"{re.escape(term)}\.?"
 
 
-def _group(terms: list[str]) -> str:
+def _group(terms: list[str], first_read: bool) -> str:
     first = terms[0][0]
-    if len(terms) == 1 or any(term[0] != first or len(term) == 1 for term in terms):
-        return "|".join(_term(term) for term in terms)
-    return re.escape(first) + "(?:" + "|".join(_term(term[1:]) for term in terms) + ")"
+    lead = f"(?<={re.escape(first)})" if first_read else re.escape(first)
+    if any(term[0] != first for term in terms):
+        return "|".join(_group([term], first_read) for term in terms)
+    return lead + "(?:" + "|".join(_term(term[1:]) for term in terms) + ")"
+
+
+@functools.cache
+def _case_variants(letters: str) -> str:
+    """Every character that `re` matches case-insensitively to one of `letters` ("s": "Ssſ").
+
+    Only Latin, Greek and Cyrillic letters are asked about, and no character from U+3000 on matches
+    one of those case-insensitively (a test checks every code point), so the scan stops there.
+    """
+    pattern = re.compile(f"(?i:[{re.escape(letters)}])")
+    return "".join(c for c in map(chr, range(0x3000)) if pattern.fullmatch(c))
 
 
 class AddressDetector:
@@ -73,7 +87,13 @@ class AddressDetector:
         terms = load_terms("address_terms.yaml")
         suffix = rf"(?i:{_alternation(terms['suffixes'])})"
         unit = rf"(?:,?\s*(?i:{_alternation(terms['units'])})[ \t]*#?(?:\d[\w-]{{0,5}}|[A-Z])(?!\w))"
-        prefix = rf"(?:{_alternation(terms['prefixes'])}|(?i:{_alternation(terms['prefix_abbreviations'])}))"
+        # A prefix opens with a letter from this class (the look-behind follows it, so `re` skips to
+        # those letters), then the rest of the term is matched with that letter checked behind.
+        prefix_first = {term[0] for term in terms["prefixes"]}
+        prefix_first.update(_case_variants("".join(term[0] for term in terms["prefix_abbreviations"])))
+        prefix_lead = f"[{re.escape(''.join(sorted(prefix_first)))}](?<!\\w.)"
+        prefix_rest = (rf"(?:{_alternation(terms['prefixes'], first_read=True)}"
+                       rf"|(?i:{_alternation(terms['prefix_abbreviations'], first_read=True)}))")
         self._fused_endings = tuple(w.lower() for w in terms["compound_endings"])
         trailing = rf"(?i:{_alternation(terms['trailing_words'])})"
         plain_suffix = rf"(?i:{_alternation(terms['plain_suffixes'])})"
@@ -86,7 +106,7 @@ class AddressDetector:
             ),
             # Customers often type in lower case; one plain word before an unambiguous suffix is enough.
             re.compile(rf"{_HOUSE_ALONE}{_NOT_HOUSE}{_SP}[^\W\d_]{{2,}}{_SP}{plain_suffix}(?!\w){unit}?"),
-            re.compile(rf"(?<!\w){prefix}{_SP}(?:{_NAME_WORD}{_SP}){{0,3}}?(?:{_WORD}|{_ORDINAL}){house_after}{unit}?"),
+            re.compile(rf"{prefix_lead}{prefix_rest}{_SP}(?:{_NAME_WORD}{_SP}){{0,3}}?(?:{_WORD}|{_ORDINAL}){house_after}{unit}?"),
             re.compile(
                 rf"{_HOUSE_ALONE},?{_SP}(?i:{_alternation(terms['prefixes'])}){_SP}"
                 rf"(?:{_NAME_WORD}{_SP}){{0,3}}{_WORD}(?!\w){unit}?"
