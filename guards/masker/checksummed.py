@@ -17,6 +17,7 @@ from stdnum.us import ssn
 from guards.masker.base import Span, keyword_pattern, load_terms, mentions
 
 _CONTEXT_WINDOW = 30
+_SEPARATOR = re.compile(r"[ -]")
 
 
 def _prefixes(candidate: str, separators: str) -> Iterator[str]:
@@ -54,12 +55,14 @@ class CardDetector:
 
     @staticmethod
     def _is_card(candidate: str, card_context: bool) -> bool:
-        groups = re.split(r"[ -]", candidate)
-        if len(groups) > 1 and (len(set(re.findall(r"[ -]", candidate))) > 1 or min(map(len, groups)) < 3):
-            return False  # cards are written in groups of 3–6 with one kind of separator
+        groups = _SEPARATOR.split(candidate)
         digits = "".join(groups)
         shortest = 12 if card_context else 13
-        return shortest <= len(digits) <= 19 and len(set(digits)) > 1 and luhn.is_valid(digits)
+        if not shortest <= len(digits) <= 19 or len(set(digits)) == 1:
+            return False  # the cheap checks first: most retried prefixes are too short
+        if len(groups) > 1 and (len(set(_SEPARATOR.findall(candidate))) > 1 or min(map(len, groups)) < 3):
+            return False  # cards are written in groups of 3–6 with one kind of separator
+        return luhn.is_valid(digits)
 
 
 class IbanDetector:
