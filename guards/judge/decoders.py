@@ -1,8 +1,8 @@
 """Views of a message that undo common obfuscation, so the rule patterns see what a model would.
 
 Each view is cheap and only produced when the text shows a hint of it (a long base64-looking
-token, `%xx` escapes, a non-ASCII letter, digits inside words, spaced-out letters), so an ordinary
-message yields one or two variants. Decoding is bounded: at most `max_depth` rounds of decoding
+token, `%xx` escapes, a non-ASCII letter, digits inside words, spaced-out letters, the word
+"rot13"), so an ordinary message yields one or two variants. Decoding is bounded: at most `max_depth` rounds of decoding
 applied to decoded text, `max_variants` variants in all, and encoded tokens of at most
 `max_token_chars` characters. Every variant is lower-cased, ready for the lower-case patterns.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import codecs
 import html
 import re
 import unicodedata
@@ -33,6 +34,8 @@ _SPACED = re.compile(r"\b(?:[^\W_](?P<sep>[ .\-_*|/~]))(?:[^\W_](?P=sep))+[^\W_]
 _B64 = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
 _HEX = re.compile(r"(?:\\x[0-9a-fA-F]{2}){4,}|\b(?:[0-9a-fA-F]{2}[ :]?){8,}\b")
 _PERCENT = re.compile(r"%[0-9a-fA-F]{2}")
+# ROT13 text reads as gibberish to the patterns, and a model only follows it when told to decode it.
+_ROT13_HINT = re.compile(r"\brot[\s_-]?13\b|\bcaesar\b", re.IGNORECASE)
 _FORMAT_CHARS = re.compile(r"[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 
 
@@ -99,8 +102,13 @@ def _despaced(text: str, limits: DecodeLimits) -> Iterator[str]:
         yield _SPACED.sub(lambda m: m.group(0).replace(m.group("sep"), ""), text)
 
 
+def _rot13(text: str, limits: DecodeLimits) -> Iterator[str]:
+    if _ROT13_HINT.search(text):
+        yield codecs.encode(text, "rot13")
+
+
 _DECODERS: tuple[Callable[[str, DecodeLimits], Iterator[str]], ...] = (
-    _base64, _hex, _unescaped, _skeleton, _leet, _despaced,
+    _base64, _hex, _unescaped, _skeleton, _leet, _despaced, _rot13,
 )
 
 
