@@ -71,16 +71,19 @@ class IbanDetector:
     type = "IBAN"
 
     def __init__(self) -> None:
+        # A match begins at the check digits and looks behind for the country code, so `re` skips
+        # to digits instead of trying every letter; the IBAN itself starts two characters earlier.
         self._candidate = re.compile(
-            r"[A-Z](?<![\w-][A-Z])[A-Z]\d{2}(?:[ -]?[A-Z0-9]{4}){2,7}(?:[ -]?[A-Z0-9]{1,3})?(?!\w)", re.IGNORECASE
+            r"\d(?<=(?<![\w-])[A-Z]{2}\d)\d(?:[ -]?[A-Z0-9]{4}){2,7}(?:[ -]?[A-Z0-9]{1,3})?(?!\w)", re.IGNORECASE
         )
 
     def find(self, text: str) -> list[Span]:
         spans = []
         for match in self._candidate.finditer(text):
-            for prefix in _prefixes(match.group(), " -"):
+            start = match.start() - 2
+            for prefix in _prefixes(text[start : match.end()], " -"):
                 if iban.is_valid(prefix):
-                    spans.append(Span(self.type, match.start(), match.start() + len(prefix)))
+                    spans.append(Span(self.type, start, start + len(prefix)))
                     break
         return spans
 
@@ -91,18 +94,19 @@ class SsnDetector:
     type = "SSN"
 
     def __init__(self) -> None:
-        self._grouped = re.compile(r"\d(?<![\w.-]\d)\d\d([- ])\d{2}\1\d{4}(?![\w-]|[.,]\d)")
-        self._bare = re.compile(r"\d(?<![\w.-]\d)\d{8}(?![\w-]|[.,]\d)")
+        # One scan for both forms: they differ at the fourth character, and neither can start inside
+        # the other (the look-behind refuses a digit or "-" before the first digit).
+        self._candidate = re.compile(
+            r"\d(?<![\w.-]\d)\d\d(?:(?P<separator>[- ])\d{2}(?P=separator)\d{4}|\d{6})(?![\w-]|[.,]\d)"
+        )
         self._ssn_words = keyword_pattern(load_terms("context_words.yaml")["ssn"])
 
     def find(self, text: str) -> list[Span]:
-        spans = [Span(self.type, m.start(), m.end()) for m in self._grouped.finditer(text) if self._valid(m[0])]
-        spans += [
+        return [
             Span(self.type, m.start(), m.end())
-            for m in self._bare.finditer(text)
-            if mentions(self._ssn_words, text, m.start(), _CONTEXT_WINDOW) and self._valid(m[0])
+            for m in self._candidate.finditer(text)
+            if (m["separator"] or mentions(self._ssn_words, text, m.start(), _CONTEXT_WINDOW)) and self._valid(m[0])
         ]
-        return spans
 
     @staticmethod
     def _valid(candidate: str) -> bool:

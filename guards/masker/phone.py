@@ -105,13 +105,14 @@ class PhoneDetector:
             regions: Sequence[str | None] = (None,)
         else:  # after "call me on" even a local number without its area code is worth every region
             regions = self._regions if context else self._fitting_regions(number)
-        possible = False
+        # Written like a phone number, a possible number is enough; otherwise it must be valid. Every
+        # valid number is possible, so the cheaper check decides the first case on its own.
+        shaped = context or _NANP.fullmatch(number) is not None or _GROUPED.fullmatch(number) is not None
         for region in regions:
             try:
                 parsed = phonenumbers.parse(number, region)
             except NumberParseException:
                 continue
-            if phonenumbers.is_valid_number(parsed):
+            if phonenumbers.is_possible_number(parsed) if shaped else phonenumbers.is_valid_number(parsed):
                 return True
-            possible = possible or phonenumbers.is_possible_number(parsed)
-        return possible and (context or _NANP.fullmatch(number) is not None or _GROUPED.fullmatch(number) is not None)
+        return False
