@@ -19,7 +19,9 @@ from guards.masker.base import Span, load_terms
 
 # Upper-case initial in the scripts customers write addresses in (Latin incl. extended, Greek, Cyrillic).
 _UP = "[A-ZÀ-ÖØ-ÞĀ-žΑ-ΩА-ЯЁ]"
-_WORD = rf"{_UP}[\w'’-]*"
+# Possessive (`*+`): what follows a word is never a word character, "'" or "-", so giving back
+# letters could never lead to a match; `re` stops trying at once instead of letter by letter.
+_WORD = rf"{_UP}[\w'’-]*+"
 _ORDINAL = r"\d{1,3}(?:st|nd|rd|th|e|er|ª|º)"
 _CONNECTOR = r"(?:de|del|della|delle|dei|degli|di|da|do|dos|das|du|des|la|le|les|el|van|von|der|den|ten|of|the|y|e)"
 _NAME_WORD = rf"(?:{_WORD}|{_ORDINAL}|{_CONNECTOR})"
@@ -30,7 +32,7 @@ _HOUSE = r"\d{1,6}[A-Za-z]?(?:[-/]\d{1,4}[A-Za-z]?)?"
 # The same, not glued to a word, an id or a decimal. The look-behind sits after the first character
 # because `re` only skips quickly through text to a pattern whose first item is a character class.
 _HOUSE_ALONE = r"\d(?<![\w.,/-]\d)\d{0,5}[A-Za-z]?(?:[-/]\d{1,4}[A-Za-z]?)?"
-_WORD_ALONE = rf"{_UP}(?<!\w{_UP})[\w'’-]*"
+_WORD_ALONE = rf"{_UP}(?<!\w{_UP})[\w'’-]*+"
 _SP = r"[ \t\u00a0]+"
 # A number followed by one of these is a quantity or a duration, not a house number.
 _NOT_HOUSE = r"(?![ \t]*(?i:days?|weeks?|months?|hours?|minutes?|items?|pcs|pieces|units|times|kg|lbs?|%|x)(?!\w))"
@@ -105,7 +107,7 @@ class AddressDetector:
                 rf"{unit}?(?:{_US_TAIL}|{_UK_TAIL})?"
             ),
             # Customers often type in lower case; one plain word before an unambiguous suffix is enough.
-            re.compile(rf"{_HOUSE_ALONE}{_NOT_HOUSE}{_SP}[^\W\d_]{{2,}}{_SP}{plain_suffix}(?!\w){unit}?"),
+            re.compile(rf"{_HOUSE_ALONE}{_NOT_HOUSE}{_SP}[^\W\d_]{{2,}}+{_SP}{plain_suffix}(?!\w){unit}?"),
             re.compile(rf"{prefix_lead}{prefix_rest}{_SP}(?:{_NAME_WORD}{_SP}){{0,3}}?(?:{_WORD}|{_ORDINAL}){house_after}{unit}?"),
             re.compile(
                 rf"{_HOUSE_ALONE},?{_SP}(?i:{_alternation(terms['prefixes'])}){_SP}"
@@ -123,7 +125,7 @@ class AddressDetector:
         )
         # Fused street types are checked on the word, not by the regex: a long alternation tried at
         # every letter of every capitalised word costs more than the rest of the masker together.
-        self._fused = re.compile(rf"(?P<street>{_UP}(?<!\w{_UP})[\w'’-]{{3,}}\.?){house_after}\.?{unit}?")
+        self._fused = re.compile(rf"(?P<street>{_UP}(?<!\w{_UP})[\w'’-]{{3,}}+\.?){house_after}\.?{unit}?")
 
     def find(self, text: str) -> list[Span]:
         patterns = [*self._patterns, self._postal] if _may_hold_postal(text) else self._patterns
