@@ -39,20 +39,39 @@ def load_terms(name: str) -> dict[str, list[str]]:
     return terms
 
 
+_CLAUSE_STOP = re.compile(r"[\n?!;]|\.(?=\s+[^\d\s])")
+
+
 def keyword_pattern(words: Iterable[str]) -> re.Pattern[str]:
     """A case-insensitive pattern matching any of `words` as whole words."""
     alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
     return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
 
 
-def mentions(pattern: re.Pattern[str], text: str, start: int, window: int) -> bool:
-    """Whether `pattern` occurs in the `window` characters before `start`."""
-    return pattern.search(text, max(0, start - window), start) is not None
+def mentions(pattern: re.Pattern[str], text: str, start: int, window: int, *, same_clause: bool = False) -> bool:
+    """Whether `pattern` occurs in the `window` characters before `start` (in its clause only)."""
+    return pattern.search(text, _window_start(text, start, window, same_clause), start) is not None
 
 
-def last_mention(pattern: re.Pattern[str], text: str, start: int, window: int) -> int:
-    """Where the last occurrence of `pattern` in the `window` characters before `start` ends; -1 if none."""
+def last_mention(pattern: re.Pattern[str], text: str, start: int, window: int, *, same_clause: bool = False) -> int:
+    """Where the last occurrence of `pattern` in the `window` characters before `start` (in its
+    clause only) ends; -1 if none."""
     end = -1
-    for match in pattern.finditer(text, max(0, start - window), start):
+    for match in pattern.finditer(text, _window_start(text, start, window, same_clause), start):
         end = match.end()
     return end
+
+
+def _window_start(text: str, start: int, window: int, same_clause: bool) -> int:
+    """`same_clause` stops the window after a line break, "?", "!", ";" or a sentence's full stop.
+
+    For words that make a number harmless ("order", "zip"): in "Is that for the invoice?\nCharge
+    6011111111111117" the invoice says nothing about the card. Words that make a number PII are
+    not stopped there ("Phone:\n4155550132"), so a stop can only ever mask more. A "." before a
+    number is no stop: "Tel. 030 901820" and "ref. 4111…" keep their word.
+    """
+    low = max(0, start - window)
+    if same_clause:
+        for stop in _CLAUSE_STOP.finditer(text, low, start):
+            low = stop.end()
+    return low

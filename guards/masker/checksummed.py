@@ -45,7 +45,7 @@ class CardDetector:
         for match in self._candidate.finditer(text):
             start = match.start()
             card_context = mentions(self._card_words, text, start, _CONTEXT_WINDOW)
-            if not card_context and mentions(self._other_words, text, start, _CONTEXT_WINDOW):
+            if not card_context and mentions(self._other_words, text, start, _CONTEXT_WINDOW, same_clause=True):
                 continue
             for prefix in _prefixes(match.group(), " -"):
                 if self._is_card(prefix, card_context):

@@ -94,7 +94,7 @@ class PhoneDetector:
         if _CURRENCY.search(text, max(0, start - 4), start):
             return False
         said_phone = last_mention(self._phone_words, text, start, 40)
-        if last_mention(self._other_words, text, start, 20) > said_phone:
+        if last_mention(self._other_words, text, start, 20, same_clause=True) > said_phone:
             return False
         context = said_phone >= 0
         if number.isdigit() and not context:
