@@ -1,7 +1,8 @@
 """`supportdesk chat --email E [message]`: talk to the desk as a customer, from this process.
 
 The password comes from SUPPORTDESK_PASSWORD or is asked for (getpass) and is checked against
-`users`. Without a message: a REPL (`/trace` prints the last turn's trace link, `/quit` leaves).
+`users`. Without a message: a REPL (`/trace` prints the last turn's trace link, `/quit` leaves; Ctrl-C
+while an answer is coming stops that turn and returns to the prompt).
 With one: answer it and exit 0 answered, 2 blocked, 3 capped or refused, 1 error. `--ndjson`
 prints the raw events. A customer never sees a stack trace, only the desk's safe messages.
 """
@@ -13,7 +14,12 @@ import asyncio
 import getpass
 import logging
 import os
+import signal
 import sys
+import threading
+from collections.abc import Callable, Coroutine
+from contextlib import suppress
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
@@ -31,7 +37,9 @@ if TYPE_CHECKING:
 
 PASSWORD_ENV = "SUPPORTDESK_PASSWORD"
 UNEXPECTED = "Something went wrong on our side. Please try again in a moment."
-HELP = "Ask about your orders. /trace prints the last turn's trace link, /quit leaves."
+HELP = ("Ask about your orders. /trace prints the last turn's trace link, /quit leaves; "
+        "Ctrl-C stops an answer that is taking too long.")
+STOPPED = "Stopped: that question was not answered. Ask again whenever you like."
 
 
 def register(subparsers: Any) -> None:
@@ -115,8 +123,7 @@ async def _repl(pipeline: Pipeline, session: CustomerSession, settings: Settings
     last: TurnView | None = None
     while True:
         try:
-            # input() blocks: keep it off the event loop, whose background work must go on.
-            text = (await asyncio.to_thread(out.input, "[bold cyan]you›[/] ")).strip()
+            text = (await _read_line(out, "[bold cyan]you›[/] ")).strip()
         except EOFError:
             return 0
         if text == "/quit":
@@ -126,7 +133,53 @@ async def _repl(pipeline: Pipeline, session: CustomerSession, settings: Settings
         elif text.startswith("/"):
             out.print(Text(HELP))
         elif text:
-            last = await _turn(pipeline, session, text, out, ndjson=ndjson)
+            view = await _stoppable(_turn(pipeline, session, text, out, ndjson=ndjson), out)
+            last = view if view is not None else last
+
+
+async def _read_line(out: Console, prompt: str) -> str:
+    """`out.input(prompt)` on a daemon thread: input() blocks, and the event loop's background work
+    must go on. Not `asyncio.to_thread`: asyncio.run joins its worker threads on the way out, so
+    Ctrl-C at the prompt would hang until Enter; a daemon thread ends with the process."""
+    loop = asyncio.get_running_loop()
+    line: asyncio.Future[str] = loop.create_future()
+
+    def settle(outcome: Callable[[], None]) -> None:
+        if not line.done():
+            outcome()
+
+    def read() -> None:
+        try:
+            text = out.input(prompt)
+        except BaseException as exc:  # EOFError (Ctrl-D) included: the prompt's caller decides
+            done = partial(settle, partial(line.set_exception, exc))
+        else:
+            done = partial(settle, partial(line.set_result, text))
+        with suppress(RuntimeError):  # the loop already closed: the chat has ended
+            loop.call_soon_threadsafe(done)
+
+    threading.Thread(target=read, name="chat-input", daemon=True).start()
+    return await line
+
+
+async def _stoppable(turn: Coroutine[Any, Any, TurnView], out: Console) -> TurnView | None:
+    """Run one turn; Ctrl-C while it runs cancels it (the run log records it as cancelled) and
+    returns None instead of ending the whole chat. At the prompt Ctrl-C still leaves."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.ensure_future(turn)
+    previous = signal.getsignal(signal.SIGINT)
+    loop.add_signal_handler(signal.SIGINT, task.cancel)
+    try:
+        return await task
+    except asyncio.CancelledError:
+        current = asyncio.current_task()
+        if current is not None and current.cancelling():
+            raise  # the chat itself is being stopped, not just this turn
+        out.print(Text(STOPPED, style="yellow"))
+        return None
+    finally:
+        loop.remove_signal_handler(signal.SIGINT)
+        signal.signal(signal.SIGINT, previous)  # asyncio.run's own handler: Ctrl-C at the prompt leaves
 
 
 def _trace_line(last: TurnView | None, settings: Settings) -> Text:

@@ -12,6 +12,7 @@ import struct
 import termios
 import time
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][A-Za-z0-9]|\r")
 
@@ -55,6 +56,10 @@ class Terminal:
     def send(self, line: str) -> None:
         os.write(self.fd, (line + "\r").encode())
 
+    def interrupt(self) -> None:
+        """Ctrl-C as a keyboard sends it: the terminal makes it a SIGINT for the foreground program."""
+        os.write(self.fd, b"\x03")
+
     def wait(self, timeout_s: float = 60.0) -> int:
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
@@ -67,9 +72,9 @@ class Terminal:
         raise AssertionError(f"still running after {timeout_s} s; the terminal shows:\n{self.screen}")
 
     def kill(self) -> None:
-        try:
+        """Stop the child; safe to call again, and after `wait` gave up."""
+        with suppress(ChildProcessError, ProcessLookupError):
             os.kill(self.pid, signal.SIGKILL)
             os.waitpid(self.pid, 0)
-        except ChildProcessError:
-            pass
-        os.close(self.fd)
+        with suppress(OSError):
+            os.close(self.fd)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 import yaml
 
+from cli.chat import STOPPED
 from cli.render import EXIT_CODES, exit_code
 from cli.tests.terminal import Terminal
 from evals.harness import free_port
@@ -107,6 +109,46 @@ def test_repl_on_a_terminal(chat_env: dict[str, str], desk_settings: Any, own_or
     assert "Traceback" not in terminal.screen
     logged = [json.loads(p.read_text()) for p in desk_settings.runs_dir.glob("*.json")]
     assert any(r["trace_id"] == trace_id and r["customer_email"] == CUSTOMER for r in logged)
+
+
+def test_ctrl_c_stops_a_slow_answer_and_the_chat_goes_on(chat_env: dict[str, str], desk_settings: Any,
+                                                         own_order: str, tmp_path: Path) -> None:
+    # A Judge that takes the connection and never answers: the turn waits on it until Ctrl-C.
+    with socket.create_server(("127.0.0.1", 0)) as silent_judge:
+        env = {**chat_env, "JUDGE_HOST": "127.0.0.1", "JUDGE_PORT": str(silent_judge.getsockname()[1]),
+               "JUDGE_TIMEOUT_S": "120"}
+        terminal = _repl(env, tmp_path)
+        try:
+            terminal.expect(r"you›", timeout_s=120)
+            terminal.send(f"What's the status of {own_order}?")
+            terminal.expect(r"judge\s+running", timeout_s=60)
+            terminal.interrupt()
+            terminal.expect(rf"(?s){STOPPED[:20]}.*you›", timeout_s=30)
+            terminal.send("/quit")
+            code = terminal.wait()
+        except BaseException:
+            terminal.kill()
+            raise
+    assert code == 0
+    assert "Traceback" not in terminal.screen
+    logged = [json.loads(p.read_text()) for p in desk_settings.runs_dir.glob("*.json")]
+    assert any(r["customer_email"] == CUSTOMER and r["outcome"].get("cancelled") and r["outcome"]["stage"] == "judge"
+               for r in logged)
+
+
+def test_ctrl_c_at_the_prompt_leaves(chat_env: dict[str, str], own_order: str, tmp_path: Path) -> None:
+    terminal = _repl(chat_env, tmp_path)
+    try:
+        terminal.expect(r"you›", timeout_s=120)
+        terminal.send(f"What's the status of {own_order}?")  # a turn first: its Ctrl-C handling is undone
+        terminal.expect(r"(?s)answered.*you›", timeout_s=60)
+        terminal.interrupt()
+        code = terminal.wait(timeout_s=30)
+    except BaseException:
+        terminal.kill()
+        raise
+    assert code == 130
+    assert "Traceback" not in terminal.screen
 
 
 def test_repl_wrong_password_on_a_terminal(chat_env: dict[str, str], tmp_path: Path) -> None:
