@@ -11,7 +11,6 @@ through httpx on this machine (a `/healthz` GET).
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import json
 import uuid
@@ -55,10 +54,10 @@ class GuardChannel:
     ) -> None:
         self.guard = guard
         self._url = url.rstrip("/") + "/"
-        # Per-phase timeouts, and a total that bounds the whole call against a trickling reply.
-        self._deadline_s = connect_timeout_s + read_timeout_s
+        # Per-phase timeouts, and a total that bounds the whole call (reading the body included)
+        # against a trickling reply.
         self._timeout = aiohttp.ClientTimeout(
-            total=self._deadline_s, sock_connect=connect_timeout_s, sock_read=read_timeout_s
+            total=connect_timeout_s + read_timeout_s, sock_connect=connect_timeout_s, sock_read=read_timeout_s
         )
         self._headers = {VERSION_HEADER: PROTOCOL_VERSION_1_0, "Content-Type": _JSON, "Accept": _JSON}
         if token is not None:
@@ -83,11 +82,10 @@ class GuardChannel:
         body = {"jsonrpc": "2.0", "id": request_id, "method": "SendMessage",
                 "params": MessageToDict(SendMessageRequest(message=message))}
         try:
-            async with asyncio.timeout(self._deadline_s):
-                async with self._session().post(self._url, data=json.dumps(body).encode(),
-                                                headers=self._headers, timeout=self._timeout) as response:
-                    status, raw = response.status, await response.read()
-        except TimeoutError as exc:  # aiohttp's own timeouts are TimeoutErrors too
+            async with self._session().post(self._url, data=json.dumps(body).encode(),
+                                            headers=self._headers, timeout=self._timeout) as response:
+                status, raw = response.status, await response.read()
+        except TimeoutError as exc:  # aiohttp's timeouts (connect, read, total) are TimeoutErrors
             raise GuardTimeout(f"{self.guard} at {self._url}: no answer in time ({exc!r})",
                                guard=self.guard) from exc
         except aiohttp.ClientError as exc:
