@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from importlib import resources
@@ -33,8 +34,12 @@ class Detector(Protocol):
     def find(self, text: str) -> list[Span]: ...
 
 
+@functools.cache
 def load_terms(name: str) -> dict[str, list[str]]:
-    """A vocabulary file shipped next to this module (lists of words keyed by their role)."""
+    """A vocabulary file shipped next to this module (lists of words keyed by their role).
+
+    Read once per process: four detectors share `context_words.yaml`. Callers must not change it.
+    """
     terms: dict[str, list[str]] = yaml.safe_load(resources.files(__package__).joinpath(name).read_text("utf-8"))
     return terms
 
