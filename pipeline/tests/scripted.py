@@ -15,32 +15,37 @@ from google.adk.models.llm_response import LlmResponse
 from google.genai import types
 
 
-class LoopingLlm(BaseLlm):
+class _ScriptedLlm(BaseLlm):
+    """A model that plays the same `reply` to every request."""
+
+    @property
+    def capabilities(self) -> LlmCapabilities:
+        return LlmCapabilities(output_schema_and_tools=False)
+
+    def reply(self) -> LlmResponse:
+        raise NotImplementedError
+
+    async def generate_content_async(self, llm_request: LlmRequest, stream: bool = False
+                                     ) -> AsyncGenerator[LlmResponse, None]:
+        yield self.reply()
+
+
+class LoopingLlm(_ScriptedLlm):
     """Asks for the same tool call with the same arguments every time."""
 
     model: str = "scripted-loop"
     order_id: str = "ORD-10001"
 
-    @property
-    def capabilities(self) -> LlmCapabilities:
-        return LlmCapabilities(output_schema_and_tools=False)
-
-    async def generate_content_async(self, llm_request: LlmRequest, stream: bool = False
-                                     ) -> AsyncGenerator[LlmResponse, None]:
+    def reply(self) -> LlmResponse:
         call = types.FunctionCall(name="get-order-status", args={"order_id": self.order_id})
-        yield LlmResponse(content=types.Content(role="model", parts=[types.Part(function_call=call)]))
+        return LlmResponse(content=types.Content(role="model", parts=[types.Part(function_call=call)]))
 
 
-class RefusingLlm(BaseLlm):
+class RefusingLlm(_ScriptedLlm):
     """Answers like a provider whose safety filter blocked the response."""
 
     model: str = "scripted-refusal"
 
-    @property
-    def capabilities(self) -> LlmCapabilities:
-        return LlmCapabilities(output_schema_and_tools=False)
-
-    async def generate_content_async(self, llm_request: LlmRequest, stream: bool = False
-                                     ) -> AsyncGenerator[LlmResponse, None]:
-        yield LlmResponse(error_code="SAFETY", error_message="response blocked by the safety filter",
-                          finish_reason=types.FinishReason.SAFETY)
+    def reply(self) -> LlmResponse:
+        return LlmResponse(error_code="SAFETY", error_message="response blocked by the safety filter",
+                           finish_reason=types.FinishReason.SAFETY)

@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
 from a2a.helpers import get_data_parts
 from a2a.types.a2a_pb2 import AgentCard, Message, Part, Role, SendMessageRequest
 from a2a.utils.constants import AGENT_CARD_WELL_KNOWN_PATH
+from pydantic import BaseModel
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
 class RecordingHttp(httpx.AsyncClient):
@@ -54,3 +57,20 @@ async def sdk_send(http: httpx.AsyncClient, card: AgentCard, text: str) -> list[
     replies = [reply async for reply in client.send_message(request)]
     assert len(replies) == 1 and replies[0].HasField("message"), replies
     return get_data_parts(replies[0].message.parts)
+
+
+#: The SDK's client at one guard: the recording HTTP client and the guard's card.
+SdkGuard = tuple[RecordingHttp, AgentCard]
+
+
+@asynccontextmanager
+async def sdk_guard(url: str) -> AsyncIterator[SdkGuard]:
+    """The SDK's client pointed at the guard at `url`, its card already fetched."""
+    async with sdk_http() as http:
+        yield http, await fetch_card(http, url)
+
+
+async def sdk_reply(sdk: SdkGuard, text: str, model: type[ModelT]) -> ModelT:
+    """Send `text` with the SDK's client; return its one data part validated as `model`."""
+    data = await sdk_send(*sdk, text)
+    return model.model_validate(data[0])

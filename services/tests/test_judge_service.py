@@ -6,13 +6,12 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from a2a.types.a2a_pb2 import AgentCard
 
 from guards.judge import RuleSet
 from guards.schema import Verdict
 from services.tests.desk_cases import judge_cases
 from services.tests.fixtures import GuardEndpoint
-from services.tests.sdk import RecordingHttp, fetch_card, sdk_http, sdk_send
+from services.tests.sdk import SdkGuard, sdk_guard, sdk_reply
 
 RULES = RuleSet.load()
 RULE_IDS = {rule.id for rule in RULES.rules}
@@ -22,19 +21,18 @@ RULE_EXAMPLES = [(rule.id, example) for rule in RULES.rules for example in rule.
 
 
 @pytest.fixture(scope="module")
-async def sdk(judge_service: GuardEndpoint) -> AsyncIterator[tuple[RecordingHttp, AgentCard]]:
-    async with sdk_http() as http:
-        yield http, await fetch_card(http, judge_service.url)
+async def sdk(judge_service: GuardEndpoint) -> AsyncIterator[SdkGuard]:
+    async with sdk_guard(judge_service.url) as guard:
+        yield guard
 
 
-async def screened(sdk: tuple[RecordingHttp, AgentCard], text: str) -> Verdict:
-    data = await sdk_send(*sdk, text)
-    return Verdict.model_validate(data[0])
+async def screened(sdk: SdkGuard, text: str) -> Verdict:
+    return await sdk_reply(sdk, text, Verdict)
 
 
 @pytest.mark.parametrize(("rule_id", "text"), RULE_EXAMPLES, ids=[f"{r}-{i}" for i, (r, _) in enumerate(RULE_EXAMPLES)])
 async def test_the_pattern_tier_blocks_each_rule_example_by_that_rule(
-    sdk: tuple[RecordingHttp, AgentCard], rule_id: str, text: str
+    sdk: SdkGuard, rule_id: str, text: str
 ) -> None:
     verdict = await screened(sdk, text)
     assert (verdict.verdict, verdict.tier) == ("block", "pattern")
@@ -43,7 +41,7 @@ async def test_the_pattern_tier_blocks_each_rule_example_by_that_rule(
 
 
 @pytest.mark.parametrize("text", RULES.fast_path.examples)
-async def test_the_fast_path_allows_its_examples(sdk: tuple[RecordingHttp, AgentCard], text: str) -> None:
+async def test_the_fast_path_allows_its_examples(sdk: SdkGuard, text: str) -> None:
     verdict = await screened(sdk, text)
     assert (verdict.verdict, verdict.tier, verdict.rules) == ("allow", "fast_path", [RULES.fast_path.id])
 
@@ -53,7 +51,7 @@ MODEL_ATTACKS = [case for case in ATTACKS if case.get("needs_model")]
 
 
 @pytest.mark.parametrize("case", RULE_DECIDED, ids=[f"attack-{i}" for i in range(len(RULE_DECIDED))])
-async def test_pattern_attacks_are_blocked_by_a_rule(sdk: tuple[RecordingHttp, AgentCard],
+async def test_pattern_attacks_are_blocked_by_a_rule(sdk: SdkGuard,
                                                      case: dict[str, Any]) -> None:
     verdict = await screened(sdk, case["text"])
     assert (verdict.verdict, verdict.tier) == ("block", "pattern"), verdict.reason
@@ -67,7 +65,7 @@ def _known_offline_miss(case: dict[str, Any]) -> Any:
 
 @pytest.mark.parametrize("case", [_known_offline_miss(c) for c in MODEL_ATTACKS],
                          ids=[f"model-attack-{i}" for i in range(len(MODEL_ATTACKS))])
-async def test_attacks_no_rule_catches_are_blocked_by_the_model(sdk: tuple[RecordingHttp, AgentCard],
+async def test_attacks_no_rule_catches_are_blocked_by_the_model(sdk: SdkGuard,
                                                                 case: dict[str, Any]) -> None:
     verdict = await screened(sdk, case["text"])
     assert verdict.tier == "model" and verdict.score is not None
@@ -75,7 +73,7 @@ async def test_attacks_no_rule_catches_are_blocked_by_the_model(sdk: tuple[Recor
 
 
 @pytest.mark.parametrize("case", LEGIT, ids=[f"legit-{i}" for i in range(len(LEGIT))])
-async def test_ordinary_messages_are_allowed(sdk: tuple[RecordingHttp, AgentCard], case: dict[str, Any]) -> None:
+async def test_ordinary_messages_are_allowed(sdk: SdkGuard, case: dict[str, Any]) -> None:
     verdict = await screened(sdk, case["text"])
     assert verdict.verdict == "allow", f"{verdict.tier}: {verdict.reason}"
     assert verdict.tier in ("fast_path", "model")

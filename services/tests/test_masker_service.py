@@ -6,31 +6,29 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from a2a.types.a2a_pb2 import AgentCard
 
 from guards.masker import Masker
 from guards.schema import MaskResult
 from services.tests.desk_cases import masker_cases
 from services.tests.fixtures import GuardEndpoint
-from services.tests.sdk import RecordingHttp, fetch_card, sdk_http, sdk_send
+from services.tests.sdk import SdkGuard, sdk_guard, sdk_reply
 
 DETECT = masker_cases("detect.yaml")
 LEAVE_ALONE = masker_cases("leave_alone.yaml")
 
 
 @pytest.fixture(scope="module")
-async def sdk(masker_service: GuardEndpoint) -> AsyncIterator[tuple[RecordingHttp, AgentCard]]:
-    async with sdk_http() as http:
-        yield http, await fetch_card(http, masker_service.url)
+async def sdk(masker_service: GuardEndpoint) -> AsyncIterator[SdkGuard]:
+    async with sdk_guard(masker_service.url) as guard:
+        yield guard
 
 
-async def masked(sdk: tuple[RecordingHttp, AgentCard], text: str) -> MaskResult:
-    data = await sdk_send(*sdk, text)
-    return MaskResult.model_validate(data[0])
+async def masked(sdk: SdkGuard, text: str) -> MaskResult:
+    return await sdk_reply(sdk, text, MaskResult)
 
 
 @pytest.mark.parametrize("case", DETECT, ids=[case["id"] for case in DETECT])
-async def test_pii_is_masked_with_offsets_in_the_input(sdk: tuple[RecordingHttp, AgentCard],
+async def test_pii_is_masked_with_offsets_in_the_input(sdk: SdkGuard,
                                                       masker_service: GuardEndpoint,
                                                       case: dict[str, Any]) -> None:
     text: str = case["text"]
@@ -44,7 +42,7 @@ async def test_pii_is_masked_with_offsets_in_the_input(sdk: tuple[RecordingHttp,
 
 
 @pytest.mark.parametrize("case", LEAVE_ALONE, ids=[case["id"] for case in LEAVE_ALONE])
-async def test_pii_free_text_comes_back_byte_identical(sdk: tuple[RecordingHttp, AgentCard],
+async def test_pii_free_text_comes_back_byte_identical(sdk: SdkGuard,
                                                       case: dict[str, Any]) -> None:
     result = await masked(sdk, case["text"])
     assert result.text.encode() == case["text"].encode()
