@@ -1,7 +1,8 @@
 """First-run secrets for a local desk: generated once into `.env`, never a published default.
 
-Only the embedded database's passwords and the demo password are generated; against an external
-PostgreSQL (`POSTGRES_HOST` set) its passwords must be given, and start-up says so if they are not.
+Generated: the embedded database's passwords, the demo password, and the guards' shared bearer
+token (unset, the Judge and Masker would answer any local process or container). Against an
+external PostgreSQL (`POSTGRES_HOST` set) its passwords must be given, and start-up says so if not.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dotenv import dotenv_values
 
 DATABASE_SECRETS = ("POSTGRES_PASSWORD", "POSTGRES_READER_PASSWORD", "POSTGRES_WRITER_PASSWORD")
 DEMO_SECRET = "SUPPORTDESK_DEMO_PASSWORD"
+GUARD_SECRET = "GUARD_TOKEN"
 
 
 def _configured(name: str, file_values: dict[str, str | None]) -> bool:
@@ -24,7 +26,7 @@ def ensure_local_secrets(env_path: Path = Path(".env")) -> dict[str, str]:
     """Append any missing generated secret to `env_path`; returns what was generated now."""
     file_values = dotenv_values(env_path) if env_path.exists() else {}
     embedded = not _configured("POSTGRES_HOST", file_values)
-    wanted = (DATABASE_SECRETS if embedded else ()) + (DEMO_SECRET,)
+    wanted = (DATABASE_SECRETS if embedded else ()) + (DEMO_SECRET, GUARD_SECRET)
     generated = {name: secrets.token_urlsafe(18) for name in wanted if not _configured(name, file_values)}
     if generated:
         existing = env_path.read_text(encoding="utf-8") if env_path.exists() else ""
