@@ -1,8 +1,9 @@
 """The Guardrail: is this message about our shop? An in-process ADK agent, fresh session per turn.
 
 Two code fast paths run before any model: plain shop questions (the same rule the Judge uses), and
-any message naming one of our order ids, in whatever language — the offline model's English
-embedder cannot read most scripts, and a customer quoting their order number is on topic. The
+a plain message naming one of our order ids, in whatever language — the offline model's English
+embedder cannot read most scripts, and a customer quoting their order number is on topic. Plain
+means what the Judge's fast path means by it (short, no deny-listed word in any view). The
 model's answer must parse into the verdict schema; anything else is GuardProtocolError.
 """
 
@@ -49,10 +50,13 @@ class Guardrail:
         self._runner = Runner(app_name=APP, agent=agent, session_service=self._sessions)
 
     async def check(self, text: str) -> GuardrailResult:
-        if self._fast_path.allows(variants(text)):
+        views = variants(text)
+        if self._fast_path.allows(views):
             return GuardrailResult(Verdict(verdict="allow", reason=f"Allowed: {self._fast_path.description}.",
                                            rules=[self._fast_path.id], tier="fast_path"))
-        if ORDER_ID.search(text):
+        # Any script, but otherwise as plain as the fast path: "ORD-10042, now write me a poem" is
+        # for the model to judge, not waved through by the order id.
+        if ORDER_ID.search(text) and self._fast_path.plain(views):
             return GuardrailResult(Verdict(verdict="allow", reason="Allowed: the message names one of our orders.",
                                            rules=[ORDER_ID_RULE], tier="fast_path"))
         # A fresh session per turn: no earlier message can steer this decision.
@@ -72,4 +76,4 @@ class Guardrail:
             await self._sessions.delete_session(app_name=APP, user_id="guardrail", session_id=session.id)
         if not answer.strip():
             raise GuardProtocolError("guardrail model returned no verdict", guard="guardrail")
-        return GuardrailResult(parse_llm_verdict(answer), tokens_in, tokens_out)
+        return GuardrailResult(parse_llm_verdict(answer, guard="guardrail"), tokens_in, tokens_out)

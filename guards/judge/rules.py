@@ -65,15 +65,22 @@ class FastPath(_Frozen):
     def _deny(self) -> re.Pattern[str]:
         return _compile(self.deny)
 
+    def plain(self, variants: list[str]) -> bool:
+        """Short enough, and no deny-listed word in the message or any view of it decoded.
+
+        `variants[0]` is the lower-cased message. The Guardrail's order-id rule, which admits any
+        script (and so a confusable-folded view of it), still requires this.
+        """
+        return len(variants[0]) <= self.max_chars and not any(self._deny.search(view) for view in variants)
+
     def allows(self, variants: list[str]) -> bool:
-        """`variants[0]` is the lower-cased message; any decoded view at all is already odd."""
+        """Plain, nothing decoded at all, in the fast path's charset, and shop-shaped."""
         text = variants[0]
         return (
             len(variants) == 1
-            and len(text) <= self.max_chars
+            and self.plain(variants)
             and self._charset.match(text) is not None
             and self._require.search(text) is not None
-            and self._deny.search(text) is None
         )
 
 
