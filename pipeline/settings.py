@@ -81,7 +81,8 @@ class Settings(BaseSettings):
     )
     gemini_model: str = Field("gemini-2.5-flash", description="Gemini model used when the key is set")
     litellm_api_base: str | None = Field(None, description="Base URL of an OpenAI-compatible/Ollama server")
-    litellm_api_key: SecretStr | None = Field(None, description="Key for the LiteLLM provider, if it needs one")
+    litellm_api_key: SecretStr | None = Field(
+        None, description="Key for the LiteLLM provider; required unless LITELLM_API_BASE is on this machine")
     model_timeout_s: float = Field(30.0, gt=0, description="Per provider request timeout, seconds")
     model_max_retries: int = Field(3, ge=0, description="Retries on 429/5xx/network only")
     model_max_output_tokens: int = Field(1024, gt=0, description="Output token cap per model call")

@@ -6,8 +6,10 @@ LiteLLM provider) raises `ConfigError` at start-up; nothing falls back to the of
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
+from urllib.parse import urlsplit
 
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.google_llm import Gemini
@@ -51,7 +53,21 @@ def build_litellm(spec: str, api_base: str | None, api_key: SecretStr | None) ->
         raise ConfigError(f"model {spec!r} needs LiteLLM: install google-adk[extensions] ({exc})") from exc
     if provider not in {str(p.value) if hasattr(p, "value") else str(p) for p in litellm.provider_list}:
         raise ConfigError(f"model {spec!r}: LiteLLM does not know the provider {provider!r}")
+    if api_key is None and not _on_this_machine(api_base):
+        # A remote provider without its key would pass start-up and then fail every turn with a 401.
+        raise ConfigError(f"model {spec!r} at {api_base} needs LITELLM_API_KEY "
+                          "(only a server on this machine may go without one)")
     # Local OpenAI-compatible servers ignore the key, but the OpenAI client refuses to start without one.
     key = api_key.get_secret_value() if api_key is not None else "unused"
     return LiteLlm(model=f"{provider}/{model}", api_base=api_base, api_key=key,
                    num_retries=0, max_retries=0)
+
+
+def _on_this_machine(url: str) -> bool:
+    host = urlsplit(url).hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
