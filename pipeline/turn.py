@@ -29,6 +29,8 @@ from pipeline.settings import Settings
 from toolbox.scope import ToolScope, bound_to
 
 BLOCKED_ANSWERS: dict[StepName, str] = {
+    # The sanitizer's own reason is the answer; this stands in only if it ever gives none.
+    "sanitizer": "Sorry, we could not read that message. Please retype it.",
     "judge": "Sorry, I can't help with that message. It was stopped by our security check.",
     "guardrail": "I can only help with your orders here: status and tracking, delivery instructions, "
                  "returns and cancellations.",
