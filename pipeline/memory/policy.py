@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import re
 
+from pipeline.models.extract import find_order_ids
+
 _FLAGS = re.IGNORECASE
 
 _STANDING_SCOPE = re.compile(
@@ -58,9 +60,10 @@ _KEEP = [re.compile(p, _FLAGS) for p in (
     r"\b(?:don'?t|do not) want (?:any )?(?:phone )?(?:calls?|texts?|e-?mails?|messages|marketing)\b",
 )]
 
+# A message about one named order is a one-off too (`find_order_ids`: "ORD-10042", "order 10042", "#10042").
 _ONE_OFF = re.compile(
-    r"\b(today|tonight|tomorrow|this time|this once|just this|this (?:order|parcel|package|delivery|week))\b"
-    r"|\bORD-\d+\b", _FLAGS)
+    r"\b(today|tonight|tomorrow|this time|this once|just this|this (?:order|parcel|package|delivery|week))\b",
+    _FLAGS)
 
 _QUESTION_REQUEST = re.compile(r"\b(could|can|would|will) you\b|\bplease\b", _FLAGS)
 
@@ -75,7 +78,7 @@ def worth_saving(text: str) -> bool:
     if not text or _ABOUT_THE_ASSISTANT.search(text):
         return False
     standing = bool(_STANDING_SCOPE.search(text))
-    if not standing and _ONE_OFF.search(text):
+    if not standing and (_ONE_OFF.search(text) or find_order_ids(text)):
         return False
     if text.endswith("?") and not _QUESTION_REQUEST.search(text):
         return False
