@@ -75,8 +75,8 @@ class ToolboxGateway:
             async with asyncio.timeout(self.timeout_s):
                 text = await tools[name](**args)
             result = parse_result(name, text)
-        except TypeError:
-            raise  # a caller tried to pass a bound parameter or a wrong argument: a programming error
+        # A TypeError (a bound parameter or a wrong argument passed) is a programming error: it is
+        # caught by none of these and propagates as it is.
         except ToolboxError as exc:
             self._observe(scope, name, args, started, None, exc.detail)
             raise
