@@ -8,12 +8,12 @@ since the turn started). A stream starts with `turn` and ends with exactly one t
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 StepName = Literal["sanitizer", "judge", "guardrail", "recall", "agent", "masker", "save"]
-STEPS: tuple[StepName, ...] = ("sanitizer", "judge", "guardrail", "recall", "agent", "masker", "save")
+STEPS: tuple[StepName, ...] = get_args(StepName)
 
 
 class _Event(BaseModel):
