@@ -36,20 +36,23 @@ class DeskTool(BaseTool):
     def __init__(self, gateway: ToolboxGateway, name: str) -> None:
         super().__init__(name=name, description=gateway.description(name))
         self._gateway = gateway
-        self._params = gateway.model_params(name)
+        params = gateway.model_params(name)
+        # Built once: ADK asks for the declaration on every model request.
+        self._declaration = types.FunctionDeclaration(
+            name=self.name, description=self.description,
+            parameters=types.Schema(
+                type=types.Type.OBJECT,
+                properties={p.name: types.Schema(type=_TYPES.get(p.type, types.Type.STRING), description=p.description)
+                            for p in params},
+                required=[p.name for p in params if p.required]))
+        self._allowed = frozenset(p.name for p in params)
 
     def _get_declaration(self) -> types.FunctionDeclaration:
-        properties = {p.name: types.Schema(type=_TYPES.get(p.type, types.Type.STRING), description=p.description)
-                      for p in self._params}
-        return types.FunctionDeclaration(
-            name=self.name, description=self.description,
-            parameters=types.Schema(type=types.Type.OBJECT, properties=properties,
-                                    required=[p.name for p in self._params if p.required]))
+        return self._declaration
 
     async def run_async(self, *, args: dict[str, Any], tool_context: ToolContext) -> dict[str, Any]:
         # Only declared parameters go through: an email the model invents is dropped, not forwarded.
-        allowed = {p.name for p in self._params}
-        call_args = {k: v for k, v in args.items() if k in allowed}
+        call_args = {k: v for k, v in args.items() if k in self._allowed}
         if self.name not in WRITE_TOOLS:
             return (await self._gateway.call(self.name, **call_args)).for_model()
         key = derive_idempotency_key(current_scope().turn_id, self.name, call_args)
