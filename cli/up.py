@@ -17,13 +17,11 @@ from functools import partial
 from pathlib import Path
 from types import FrameType
 
-import yaml
 from rich.console import Console
 
 from cli.envfile import ensure_local_secrets
 from db.bootstrap import prepare_database
 from db.embedded import EmbeddedPostgres
-from db.seed import SEED_FILE
 from pipeline.settings import Settings, load_settings
 from services.launch import service_environment, start_process, start_service, stop_service
 from services.phoenix import start_phoenix
@@ -57,13 +55,17 @@ class Desk:
         self.settings = settings
         self.console = console
         self._stops: list[tuple[str, Callable[[], object]]] = []
+        self.demo_emails: list[str] = []
 
     def start(self) -> None:
         settings, console = self.settings, self.console
+        if settings.embedded_postgres:
+            # Registered first: a migration or seed that fails must not leave the server running.
+            # (Stopping a server that never started does nothing.)
+            self._stops.append(("PostgreSQL", EmbeddedPostgres(settings).stop))
         with console.status("Preparing PostgreSQL (first run creates the embedded cluster)…"):
             summary = asyncio.run(prepare_database(settings))
-        if settings.embedded_postgres:
-            self._stops.append(("PostgreSQL", EmbeddedPostgres(settings).stop))
+        self.demo_emails = summary.customers if summary else []
         console.print(f"[green]✓[/] PostgreSQL on {settings.pg_host}:{settings.postgres_port} "
                       f"(migrated, roles verified, {summary.orders if summary else 0} demo orders)")
         logs = STATE_DIR / "logs"
@@ -133,7 +135,6 @@ def run_up(console: Console) -> int:
 
 def _print_ready(console: Console, desk: Desk, generated: dict[str, str]) -> None:
     settings = desk.settings
-    emails = [c["email"] for c in yaml.safe_load(SEED_FILE.read_text(encoding="utf-8"))["customers"]]
     password = settings.supportdesk_demo_password.get_secret_value() if settings.supportdesk_demo_password else "?"
     console.rule("[bold]Supportdesk is up")
     console.print(f"Chat:   [bold]{desk.chat_url}[/]   (or: .venv/bin/supportdesk chat --email EMAIL)")
@@ -141,6 +142,6 @@ def _print_ready(console: Console, desk: Desk, generated: dict[str, str]) -> Non
     console.print(f"Model: {settings.model_name} · memory: {settings.memory_backend}")
     console.print(f"Demo logins (password [bold]{password}[/]"
                   + (", generated into .env" if "SUPPORTDESK_DEMO_PASSWORD" in generated else "") + "):")
-    for email in emails:
+    for email in desk.demo_emails:
         console.print(f"  {email}")
     console.print("Press Ctrl-C to stop everything.")
