@@ -47,12 +47,15 @@ class RunLog:
 
     def prune(self) -> int:
         """Delete logs beyond the count or age limit; returns how many were deleted."""
-        try:
-            logs = sorted(self.directory.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
-        except OSError:
-            return 0
+        dated: list[tuple[float, Path]] = []
+        for path in self.directory.glob("*.json"):
+            try:
+                dated.append((path.stat().st_mtime, path))
+            except OSError:  # deleted meanwhile (another process pruning): nothing to keep or delete
+                continue
+        dated.sort(reverse=True)
         cutoff = time.time() - self.max_age_s
-        doomed = logs[self.keep:] + [p for p in logs[: self.keep] if p.stat().st_mtime < cutoff]
+        doomed = [path for rank, (mtime, path) in enumerate(dated) if rank >= self.keep or mtime < cutoff]
         for path in doomed:
             path.unlink(missing_ok=True)
         return len(doomed)
