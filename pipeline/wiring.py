@@ -12,7 +12,7 @@ from pipeline.clients.masker import MaskerClient
 from pipeline.embedding import Embedder
 from pipeline.guardrail import Guardrail
 from pipeline.memory.factory import build_memory
-from pipeline.models.factory import build_llm
+from pipeline.models.factory import build_llms
 from pipeline.services import DeskServices
 from pipeline.settings import Settings
 from toolbox.client import ToolboxGateway
@@ -23,11 +23,12 @@ async def build_services(settings: Settings) -> DeskServices:
     gateway = ToolboxGateway(settings.toolbox_url, toolset=settings.toolbox_toolset,
                              timeout_s=settings.toolbox_timeout_s)
     await gateway.load()
+    llms = build_llms(settings, ("guardrail", "agent"), embedder=embedder)
     return DeskServices(
         judge=JudgeClient(settings),
         masker=MaskerClient(settings),
-        guardrail=Guardrail(build_llm(settings, "guardrail", embedder=embedder), RuleSet.load().fast_path),
-        agent=SupportAgent(build_llm(settings, "agent", embedder=embedder), desk_tools(gateway),
+        guardrail=Guardrail(llms["guardrail"], RuleSet.load().fast_path),
+        agent=SupportAgent(llms["agent"], desk_tools(gateway),
                            max_output_tokens=settings.model_max_output_tokens,
                            history_max_messages=settings.history_max_messages),
         memory=build_memory(settings, embedder=embedder),

@@ -59,3 +59,11 @@ def build_llm(settings: Settings, role: Role, *, embedder: TextEmbedder | None) 
             raise ConfigError("the offline model needs the local embedder (pass embedder=Embedder.load())")
         return build_offline(settings, role, embedder)
     return build_hosted(settings)
+
+
+def build_llms(settings: Settings, roles: tuple[Role, ...], *, embedder: TextEmbedder | None) -> dict[Role, BaseLlm]:
+    """A model for each of `roles`: the offline model of each role, or one hosted model shared by
+    all of them (one client and one connection pool per process, not one per role)."""
+    if settings.model_name == OFFLINE:
+        return {role: build_llm(settings, role, embedder=embedder) for role in roles}
+    return dict.fromkeys(roles, build_hosted(settings))

@@ -15,7 +15,7 @@ import yaml
 
 from pipeline.embedding import Embedder
 from pipeline.errors import ConfigError
-from pipeline.models.factory import build_llm
+from pipeline.models.factory import build_llm, build_llms
 from pipeline.models.resilient import ResilientLlm
 from pipeline.settings import Settings
 
@@ -40,3 +40,11 @@ def test_build_llm(case: dict[str, Any], embedder: Embedder, make_settings: Call
         assert (llm.timeout_s, llm.max_retries, llm.max_output_tokens) == (
             settings.model_timeout_s, settings.model_max_retries, settings.model_max_output_tokens)
         assert llm.model == llm.inner.model == case.get("model", llm.inner.model)
+
+
+@pytest.mark.parametrize(("model", "shared"), [("gemini-2.5-flash", True), ("offline", False)])
+def test_one_hosted_model_serves_every_role_of_a_process(model: str, shared: bool, embedder: Embedder,
+                                                          make_settings: Callable[..., Settings]) -> None:
+    settings = make_settings(supportdesk_model=model, google_api_key="test-key")
+    llms = build_llms(settings, ("guardrail", "agent"), embedder=embedder)
+    assert (llms["guardrail"] is llms["agent"]) is shared
