@@ -30,6 +30,7 @@ from google.genai import types
 
 from pipeline.errors import ModelRefused, ModelUnavailable
 from pipeline.models.prompts import SUPPORT_INSTRUCTION, render_memories
+from pipeline.models.turn import is_customer_message
 
 APP = "supportdesk"
 _turn_memories: ContextVar[tuple[str, ...]] = ContextVar("turn_memories", default=())
@@ -41,16 +42,11 @@ REFUSAL_CODES = frozenset({"SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONT
                            "content_filter"})
 
 
-def _starts_a_turn(content: types.Content) -> bool:
-    return content.role == "user" and any(p.text for p in content.parts or []) and not any(
-        p.function_response for p in content.parts or [])
-
-
 def bounded_history(contents: list[types.Content], limit: int) -> list[types.Content]:
     """The last `limit` contents, moved forward to the first customer message."""
     tail = contents[-limit:]
     for index, content in enumerate(tail):
-        if _starts_a_turn(content):
+        if is_customer_message(content):
             return tail[index:]
     return tail[-1:]
 
@@ -137,9 +133,9 @@ class SupportAgent:
         session = await self._sessions.get_session(app_name=APP, user_id=email, session_id=session_id)
         if session is None or len(session.events) <= 2 * self._history:
             return
-        keep = [e for e in session.events[-self._history:]]
-        while keep and not (keep[0].content and _starts_a_turn(keep[0].content)):
-            keep.pop(0)
+        tail = session.events[-self._history:]
+        first = next((i for i, e in enumerate(tail) if e.content and is_customer_message(e.content)), len(tail))
+        keep = tail[first:]
         await self._sessions.delete_session(app_name=APP, user_id=email, session_id=session_id)
         fresh = await self._sessions.create_session(app_name=APP, user_id=email, session_id=session_id)
         for event in keep:

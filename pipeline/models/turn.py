@@ -47,7 +47,8 @@ class TurnView:
         return None
 
 
-def _is_customer_message(content: types.Content) -> bool:
+def is_customer_message(content: types.Content) -> bool:
+    """A customer's own words: a user message with text, not a tool result handed back."""
     parts = content.parts or []
     return (content.role == "user" and any(p.text for p in parts)
             and not any(p.function_response for p in parts))
@@ -56,7 +57,7 @@ def _is_customer_message(content: types.Content) -> bool:
 def latest_user_text(llm_request: LlmRequest) -> str:
     """Text of the last customer message (the Judge and Guardrail send it as the last user part)."""
     for content in reversed(llm_request.contents):
-        if _is_customer_message(content):
+        if is_customer_message(content):
             return "".join(p.text or "" for p in content.parts or [] if not p.thought)
     return ""
 
@@ -72,7 +73,7 @@ def system_text(llm_request: LlmRequest) -> str:
 
 def read_turn(llm_request: LlmRequest) -> TurnView:
     contents = llm_request.contents
-    start = next((i for i in range(len(contents) - 1, -1, -1) if _is_customer_message(contents[i])), None)
+    start = next((i for i in range(len(contents) - 1, -1, -1) if is_customer_message(contents[i])), None)
     if start is None:
         return TurnView(message="", memories=parse_memories(system_text(llm_request)))
     calls: dict[str, types.FunctionCall] = {}
