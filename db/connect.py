@@ -59,9 +59,17 @@ async def create_pool(settings: Settings, *, min_size: int = 1, max_size: int = 
         raise DatabaseError(f"cannot open a pool to PostgreSQL: {exc}") from exc
 
 
+async def execute_formatted(conn: asyncpg.Connection, template: str, *args: str) -> None:
+    """Run `format(template, *args)` built by the server: utility statements (CREATE, GRANT) take no
+    bind parameters, so the server quotes identifiers (%I) and literals (%L) instead of us."""
+    placeholders = ", ".join(f"${i + 1}::text" for i in range(len(args)))
+    statement = await conn.fetchval(f"SELECT format({template!r}, {placeholders})", *args)
+    await conn.execute(statement)
+
+
 async def ensure_database(settings: Settings) -> None:
     """Create the desk's database on first start (the embedded cluster only has `postgres`)."""
     async with connection(settings, database="postgres") as conn:
         exists = await conn.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", settings.postgres_db)
         if not exists:
-            await conn.execute(f'CREATE DATABASE "{settings.postgres_db}"')
+            await execute_formatted(conn, "CREATE DATABASE %I", settings.postgres_db)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import asyncpg
 
-from db.connect import connection
+from db.connect import connection, execute_formatted
 from pipeline.errors import ConfigError
 from pipeline.settings import Settings
 
@@ -38,17 +38,10 @@ def role_specs(settings: Settings) -> list[RoleSpec]:
     ]
 
 
-async def _execute_formatted(conn: asyncpg.Connection, template: str, *args: str) -> None:
-    # Utility statements take no bind parameters; let the server quote identifiers and literals.
-    placeholders = ", ".join(f"${i + 1}::text" for i in range(len(args)))
-    statement = await conn.fetchval(f"SELECT format({template!r}, {placeholders})", *args)
-    await conn.execute(statement)
-
-
 async def _converge(conn: asyncpg.Connection, spec: RoleSpec, database: str) -> None:
     if not await conn.fetchval("SELECT 1 FROM pg_roles WHERE rolname = $1", spec.name):
-        await _execute_formatted(conn, "CREATE ROLE %I LOGIN", spec.name)
-    await _execute_formatted(conn, "ALTER ROLE %I WITH LOGIN NOCREATEDB NOCREATEROLE NOINHERIT PASSWORD %L",
+        await execute_formatted(conn, "CREATE ROLE %I LOGIN", spec.name)
+    await execute_formatted(conn, "ALTER ROLE %I WITH LOGIN NOCREATEDB NOCREATEROLE NOINHERIT PASSWORD %L",
                              spec.name, spec.password)
     # Only a superuser may even name these attributes, so touch them only when they are set;
     # without the right to clear them, verification below stops start-up.
@@ -57,32 +50,30 @@ async def _converge(conn: asyncpg.Connection, spec: RoleSpec, database: str) -> 
     for column, clause in (("rolsuper", "NOSUPERUSER"), ("rolreplication", "NOREPLICATION"),
                            ("rolbypassrls", "NOBYPASSRLS")):
         if attrs is not None and attrs[column]:
-            await _execute_formatted(conn, f"ALTER ROLE %I WITH {clause}", spec.name)
+            await execute_formatted(conn, f"ALTER ROLE %I WITH {clause}", spec.name)
     for (group,) in await conn.fetch(
         "SELECT g.rolname FROM pg_auth_members m JOIN pg_roles g ON g.oid = m.roleid "
         "JOIN pg_roles r ON r.oid = m.member WHERE r.rolname = $1", spec.name):
-        await _execute_formatted(conn, "REVOKE %I FROM %I", group, spec.name)
+        await execute_formatted(conn, "REVOKE %I FROM %I", group, spec.name)
     for (table, column) in await conn.fetch(
         "SELECT DISTINCT table_name, column_name FROM information_schema.column_privileges "
         "WHERE grantee = $1 AND table_schema = 'public'", spec.name):
-        await _execute_formatted(conn, "REVOKE ALL (%I) ON public.%I FROM %I", column, table, spec.name)
-    await _execute_formatted(conn, "REVOKE ALL ON ALL TABLES IN SCHEMA public FROM %I", spec.name)
-    await _execute_formatted(conn, "REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM %I", spec.name)
-    await _execute_formatted(conn, "REVOKE ALL ON SCHEMA public FROM %I", spec.name)
-    await _execute_formatted(conn, "REVOKE ALL ON DATABASE %I FROM %I", database, spec.name)
-    await _execute_formatted(conn, "GRANT CONNECT ON DATABASE %I TO %I", database, spec.name)
-    await _execute_formatted(conn, "GRANT USAGE ON SCHEMA public TO %I", spec.name)
+        await execute_formatted(conn, "REVOKE ALL (%I) ON public.%I FROM %I", column, table, spec.name)
+    await execute_formatted(conn, "REVOKE ALL ON ALL TABLES IN SCHEMA public FROM %I", spec.name)
+    await execute_formatted(conn, "REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM %I", spec.name)
+    await execute_formatted(conn, "REVOKE ALL ON SCHEMA public FROM %I", spec.name)
+    await execute_formatted(conn, "REVOKE ALL ON DATABASE %I FROM %I", database, spec.name)
+    await execute_formatted(conn, "GRANT CONNECT ON DATABASE %I TO %I", database, spec.name)
+    await execute_formatted(conn, "GRANT USAGE ON SCHEMA public TO %I", spec.name)
     for table, privileges in spec.grants.items():
         for privilege in sorted(privileges):
-            await conn.execute(await conn.fetchval(
-                "SELECT format('GRANT %s ON public.%I TO %I', $1::text, $2::text, $3::text)",
-                privilege, table, spec.name))
+            await execute_formatted(conn, "GRANT %s ON public.%I TO %I", privilege, table, spec.name)
 
 
 async def provision_roles(settings: Settings) -> None:
     async with connection(settings) as conn:
         # PUBLIC's default TEMP right would give the tool roles a place to write.
-        await _execute_formatted(conn, "REVOKE TEMPORARY ON DATABASE %I FROM PUBLIC", settings.postgres_db)
+        await execute_formatted(conn, "REVOKE TEMPORARY ON DATABASE %I FROM PUBLIC", settings.postgres_db)
         async with conn.transaction():
             for spec in role_specs(settings):
                 await _converge(conn, spec, settings.postgres_db)
