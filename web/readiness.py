@@ -37,14 +37,11 @@ class Readiness:
             "masker": lambda: self._answers(f"{self._settings.masker_url}/healthz"),
             "memory": self._memory,
         }
-        names = list(checks)
-        results = await asyncio.gather(*(self._run(name, checks[name]) for name in names))
-        states: dict[str, State] = dict(zip(names, results, strict=True))
         if self._settings.tracing_enabled:
-            states["phoenix"] = await self._run("phoenix", lambda: self._answers(
-                f"{self._settings.phoenix_url}/healthz"))
-        else:
-            states["phoenix"] = "disabled"
+            checks["phoenix"] = lambda: self._answers(f"{self._settings.phoenix_url}/healthz")
+        results = await asyncio.gather(*(self._run(name, probe) for name, probe in checks.items()))
+        states: dict[str, State] = dict(zip(checks, results, strict=True))
+        states.setdefault("phoenix", "disabled")
         ready = all(state == "up" for name, state in states.items() if name not in OPTIONAL)
         return ready, states
 
