@@ -26,6 +26,7 @@ from pipeline.models.classifiers import (
     judge_blocks,
 )
 from pipeline.models.exemplars import Match
+from pipeline.settings import Settings
 
 
 def _rate(flags: Sequence[bool]) -> str:
@@ -86,8 +87,10 @@ def main(argv: Sequence[str] | None = None, *, embedder_factory: Callable[[], Em
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=datasets.DEFAULT_ROOT)
     parser.add_argument("--every", type=int, default=1, help="use every N-th item of each set (speed)")
-    parser.add_argument("--guardrail-threshold", type=float, default=0.0)
-    parser.add_argument("--judge-threshold", type=float, default=0.5)
+    # Defaults are the settings' own, so "<- configured" marks the row the desk runs with.
+    fields = Settings.model_fields
+    parser.add_argument("--guardrail-threshold", type=float, default=fields["guardrail_threshold"].default)
+    parser.add_argument("--judge-threshold", type=float, default=fields["judge_model_threshold"].default)
     parser.add_argument("--only", choices=["guardrail", "judge"])
     args = parser.parse_args(argv)
     embedder = embedder_factory()
