@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
 import httpx
@@ -30,6 +31,13 @@ def toolbox_env(settings: Settings) -> dict[str, str]:
     }
 
 
+def toolbox_argv(settings: Settings, *, log_level: str | None = None) -> list[str]:
+    """The binary's command line; `python -m toolbox` and `ToolboxServer` both run exactly this."""
+    argv = [get_binary_path(), "--config", str(CONFIG), "--address", settings.toolbox_host,
+            "--port", str(settings.toolbox_port), "--disable-version-check", "--disable-reload"]
+    return argv + (["--log-level", log_level] if log_level else [])
+
+
 class ToolboxServer:
     def __init__(self, settings: Settings, *, log_path: Path | None = None) -> None:
         self.settings = settings
@@ -41,27 +49,27 @@ class ToolboxServer:
         return self.settings.toolbox_url
 
     def start(self, *, ready_timeout_s: float = 15.0) -> None:
-        args = [get_binary_path(), "--config", str(CONFIG), "--address", self.settings.toolbox_host,
-                "--port", str(self.settings.toolbox_port), "--disable-version-check", "--disable-reload",
-                "--log-level", "WARN"]
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **toolbox_env(self.settings)}
-        log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
-        self.process = subprocess.Popen(args, env=env, stdout=log, stderr=log, start_new_session=True)
+        with ExitStack() as stack:  # the child keeps its own copy of the log file; ours closes here
+            log = stack.enter_context(open(self.log_path, "ab")) if self.log_path else subprocess.DEVNULL
+            self.process = subprocess.Popen(toolbox_argv(self.settings, log_level="WARN"), env=env,
+                                            stdout=log, stderr=log, start_new_session=True)
         self._wait_ready(ready_timeout_s)
 
     def _wait_ready(self, timeout_s: float) -> None:
         deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            assert self.process is not None
-            if self.process.poll() is not None:
-                raise ToolboxUnavailable(f"toolbox exited at start with code {self.process.returncode}"
-                                         + (f"; see {self.log_path}" if self.log_path else ""))
-            try:
-                if httpx.get(self.url + "/", timeout=0.5).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.05)
+        with httpx.Client(timeout=0.5, trust_env=False) as http:
+            while time.monotonic() < deadline:
+                assert self.process is not None
+                if self.process.poll() is not None:
+                    raise ToolboxUnavailable(f"toolbox exited at start with code {self.process.returncode}"
+                                             + (f"; see {self.log_path}" if self.log_path else ""))
+                try:
+                    if http.get(self.url + "/").status_code == 200:
+                        return
+                except httpx.HTTPError:
+                    pass
+                time.sleep(0.05)
         self.stop()
         raise ToolboxUnavailable(f"toolbox not ready on {self.url} after {timeout_s}s")
 
