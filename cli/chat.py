@@ -30,7 +30,7 @@ from cli.render import EXIT_ERROR, TurnView, exit_code, printable
 from db.connect import connection
 from pipeline.errors import SupportdeskError
 from pipeline.settings import Settings, load_settings
-from web.accounts import LOGIN_FAILED, PasswordCheck, normalise_email
+from web.accounts import LOGIN_FAILED, PasswordCheck
 
 if TYPE_CHECKING:
     from pipeline import CustomerSession, Pipeline
@@ -82,7 +82,7 @@ def _ask_password() -> str:
 
 async def _chat(args: argparse.Namespace, settings: Settings, password: str, out: Console, err: Console) -> int:
     async with connection(settings) as conn:
-        account = await PasswordCheck().verify(conn, normalise_email(args.email), password)
+        account = await PasswordCheck().verify(conn, args.email, password)  # verify normalises it
     if account is None:
         err.print(Text(LOGIN_FAILED, style="red"))
         return EXIT_ERROR
