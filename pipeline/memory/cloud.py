@@ -16,6 +16,7 @@ import httpx
 from pipeline.memory.mem0_env import prepare_mem0
 from pipeline.memory.models import Memory, SaveResult
 from pipeline.memory.store import GuardedStore
+from pipeline.outbound import refuse_outside_calls
 from pipeline.settings import Settings
 
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ class CloudMemoryStore(GuardedStore):
     def from_settings(cls, settings: Settings) -> CloudMemoryStore:
         if settings.mem0_api_key is None:
             raise ValueError("the cloud memory backend needs MEM0_API_KEY")
+        refuse_outside_calls("Mem0 Cloud", settings.mem0_host)
         return cls(api_key=settings.mem0_api_key.get_secret_value(), host=settings.mem0_host,
                    mem0_dir=settings.mem0_dir,
                    min_score=settings.t_mem_minscore, max_chars=settings.t_mem_maxchars,

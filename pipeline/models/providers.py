@@ -6,10 +6,8 @@ LiteLLM provider) raises `ConfigError` at start-up; nothing falls back to the of
 
 from __future__ import annotations
 
-import ipaddress
 import os
 import re
-from urllib.parse import urlsplit
 
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.google_llm import Gemini
@@ -17,6 +15,7 @@ from google.genai import types
 from pydantic import SecretStr
 
 from pipeline.errors import ConfigError
+from pipeline.outbound import on_this_machine, refuse_outside_calls
 
 LITELLM_PREFIX = "litellm/"
 
@@ -25,6 +24,7 @@ def build_gemini(model: str, api_key: SecretStr | None, *, base_url: str | None 
     """Gemini through google-genai; `base_url` points it at another endpoint (tests, proxies)."""
     if api_key is None or not api_key.get_secret_value().strip():
         raise ConfigError(f"model {model!r} is a Gemini model but GOOGLE_API_KEY is not set")
+    refuse_outside_calls(f"Gemini model {model!r}", base_url)
     if not any(re.fullmatch(pattern, model) for pattern in Gemini.supported_models()):
         raise ConfigError(f"unknown model name {model!r}: expected 'offline', a Gemini model "
                           f"(gemini-...) or '{LITELLM_PREFIX}<provider>/<model>'")
@@ -44,6 +44,7 @@ def build_litellm(spec: str, api_base: str | None, api_key: SecretStr | None) ->
         raise ConfigError(f"model {spec!r} must look like '{LITELLM_PREFIX}<provider>/<model>'")
     if not api_base:
         raise ConfigError(f"model {spec!r} needs LITELLM_API_BASE")
+    refuse_outside_calls(f"LiteLLM model {spec!r}", api_base)
     # Without it, importing litellm downloads its model price map.
     os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
     try:
@@ -53,7 +54,7 @@ def build_litellm(spec: str, api_base: str | None, api_key: SecretStr | None) ->
         raise ConfigError(f"model {spec!r} needs LiteLLM: install google-adk[extensions] ({exc})") from exc
     if provider not in {str(p.value) if hasattr(p, "value") else str(p) for p in litellm.provider_list}:
         raise ConfigError(f"model {spec!r}: LiteLLM does not know the provider {provider!r}")
-    if api_key is None and not _on_this_machine(api_base):
+    if api_key is None and not on_this_machine(api_base):
         # A remote provider without its key would pass start-up and then fail every turn with a 401.
         raise ConfigError(f"model {spec!r} at {api_base} needs LITELLM_API_KEY "
                           "(only a server on this machine may go without one)")
@@ -61,13 +62,3 @@ def build_litellm(spec: str, api_base: str | None, api_key: SecretStr | None) ->
     key = api_key.get_secret_value() if api_key is not None else "unused"
     return LiteLlm(model=f"{provider}/{model}", api_base=api_base, api_key=key,
                    num_retries=0, max_retries=0)
-
-
-def _on_this_machine(url: str) -> bool:
-    host = urlsplit(url).hostname or ""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False

@@ -17,7 +17,17 @@ from pipeline.embedding import Embedder
 from pipeline.errors import ConfigError
 from pipeline.models.factory import build_llm, build_llms
 from pipeline.models.resilient import ResilientLlm
+from pipeline.outbound import OFFLINE_ONLY_ENV
 from pipeline.settings import Settings
+
+
+
+@pytest.fixture(autouse=True)
+def building_is_not_calling(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These cases check what each configuration builds, and building sends no request, so the
+    suite-wide refusal of outside endpoints (`test_outbound.py`) is lifted for them alone."""
+    monkeypatch.delenv(OFFLINE_ONLY_ENV)
+
 
 CASES = yaml.safe_load((Path(__file__).parent / "cases" / "factory_cases.yaml").read_text(encoding="utf-8"))
 
