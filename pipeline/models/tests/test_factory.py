@@ -21,7 +21,6 @@ from pipeline.outbound import OFFLINE_ONLY_ENV
 from pipeline.settings import Settings
 
 
-
 @pytest.fixture(autouse=True)
 def building_is_not_calling(monkeypatch: pytest.MonkeyPatch) -> None:
     """These cases check what each configuration builds, and building sends no request, so the
