@@ -2,6 +2,7 @@
 
 reader: CONNECT, USAGE on schema public, SELECT on customer_orders.
 writer: CONNECT, USAGE on schema public, SELECT on customer_orders, INSERT on actions_log.
+The embedded application role itself: LOGIN CREATEROLE, owner of the desk's database, no superuser.
 
 `provision_roles` creates or alters each role until it has exactly these rights (extra grants,
 column grants and memberships are revoked); `verify_roles` checks the effective rights and raises
@@ -41,14 +42,15 @@ def role_specs(settings: Settings) -> list[RoleSpec]:
 async def _converge(conn: asyncpg.Connection, spec: RoleSpec, database: str) -> None:
     if not await conn.fetchval("SELECT 1 FROM pg_roles WHERE rolname = $1", spec.name):
         await execute_formatted(conn, "CREATE ROLE %I LOGIN", spec.name)
-    await execute_formatted(conn, "ALTER ROLE %I WITH LOGIN NOCREATEDB NOCREATEROLE NOINHERIT PASSWORD %L",
-                             spec.name, spec.password)
-    # Only a superuser may even name these attributes, so touch them only when they are set;
-    # without the right to clear them, verification below stops start-up.
-    attrs = await conn.fetchrow("SELECT rolsuper, rolreplication, rolbypassrls FROM pg_roles WHERE rolname = $1",
-                                spec.name)
+    await execute_formatted(conn, "ALTER ROLE %I WITH LOGIN NOINHERIT PASSWORD %L", spec.name, spec.password)
+    # Only a role holding an attribute (a superuser for the first three) may even name it, and the
+    # application role is no superuser and has no CREATEDB: touch each one only when it is set;
+    # without the right to clear it, verification below stops start-up.
+    attrs = await conn.fetchrow("SELECT rolsuper, rolreplication, rolbypassrls, rolcreatedb, rolcreaterole "
+                                "FROM pg_roles WHERE rolname = $1", spec.name)
     for column, clause in (("rolsuper", "NOSUPERUSER"), ("rolreplication", "NOREPLICATION"),
-                           ("rolbypassrls", "NOBYPASSRLS")):
+                           ("rolbypassrls", "NOBYPASSRLS"), ("rolcreatedb", "NOCREATEDB"),
+                           ("rolcreaterole", "NOCREATEROLE")):
         if attrs is not None and attrs[column]:
             await execute_formatted(conn, f"ALTER ROLE %I WITH {clause}", spec.name)
     for (group,) in await conn.fetch(
@@ -125,8 +127,20 @@ async def role_differences(conn: asyncpg.Connection, spec: RoleSpec, database: s
 
 async def verify_roles(settings: Settings) -> None:
     async with connection(settings) as conn:
-        problems = []
+        problems = await _embedded_app_problems(conn, settings) if settings.embedded_postgres else []
         for spec in role_specs(settings):
             problems += await role_differences(conn, spec, settings.postgres_db)
     if problems:
         raise ConfigError("database roles do not have exactly their rights:\n  " + "\n  ".join(problems))
+
+
+async def _embedded_app_problems(conn: asyncpg.Connection, settings: Settings) -> list[str]:
+    """The embedded application role has CREATEROLE and nothing else (`db/embedded.py`)."""
+    attrs = await conn.fetchrow("SELECT rolsuper, rolcreatedb, rolreplication, rolbypassrls FROM pg_roles "
+                                "WHERE rolname = current_user")
+    if attrs is None or not any(attrs.values()):
+        return []
+    if attrs["rolsuper"]:
+        return [f"{settings.postgres_user}: is a superuser; the embedded database in {settings.embedded_pg_dir} "
+                "was created by an older desk: delete that folder to recreate it (demo data is seeded again)"]
+    return [f"{settings.postgres_user}: has {name}" for name, value in attrs.items() if value]

@@ -84,7 +84,7 @@ async def test_same_idempotency_key_twice_leaves_one_row(desk_settings: Settings
     "GRANT SELECT (email) ON users TO {writer}",
     "GRANT DELETE ON actions_log TO {writer}",
     "GRANT {writer} TO {reader}",
-    "ALTER ROLE {reader} CREATEDB",
+    "ALTER ROLE {reader} CREATEROLE",
 ])
 async def test_role_with_more_rights_fails_verification_until_converged(
         desk_settings: Settings, extra_grant: str) -> None:
@@ -96,3 +96,20 @@ async def test_role_with_more_rights_fails_verification_until_converged(
         await verify_roles(desk_settings)
     await provision_roles(desk_settings)
     await verify_roles(desk_settings)
+
+
+async def test_the_embedded_application_role_is_no_superuser(desk_settings: Settings) -> None:
+    async with connection(desk_settings) as conn:
+        attrs = await conn.fetchrow(
+            "SELECT rolsuper, rolcreatedb, rolcreaterole, rolreplication, rolbypassrls FROM pg_roles "
+            "WHERE rolname = $1", desk_settings.postgres_user)
+        owner = await conn.fetchval("SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = $1",
+                                    desk_settings.postgres_db)
+        # What only a superuser may do: run a program on the server, read its files, change its config.
+        for statement in ("COPY (SELECT 1) TO PROGRAM 'true'", "SELECT pg_read_file('PG_VERSION')",
+                          "ALTER SYSTEM SET work_mem = '8MB'", "CREATE DATABASE sneaky"):
+            with pytest.raises(asyncpg.InsufficientPrivilegeError):
+                await conn.execute(statement)
+    assert attrs is not None and dict(attrs) == {"rolsuper": False, "rolcreatedb": False, "rolcreaterole": True,
+                           "rolreplication": False, "rolbypassrls": False}
+    assert owner == desk_settings.postgres_user
