@@ -37,6 +37,8 @@ def private_settings(root: Path, **overrides: object) -> Settings:
         "postgres_port": free_port(),
         "embedded_pg_dir": root / "pg",
         "toolbox_port": free_port(),
+        "toolbox_signing_key_file": root / "toolbox-signing-key.json",
+        "toolbox_jwks_port": free_port(),
         "judge_port": free_port(),
         "masker_port": free_port(),
         "web_port": free_port(),

@@ -51,6 +51,11 @@ class Settings(BaseSettings):
     toolbox_port: int = Field(5000, description="Toolbox port")
     toolbox_timeout_s: float = Field(5.0, gt=0, description="Per tool call timeout, seconds")
     toolbox_toolset: str = Field("support-desk", description="Toolset (group) the agent loads")
+    toolbox_signing_key_file: Path = Field(
+        Path(".supportdesk/toolbox-signing-key.json"),
+        description="Private ES256 key (JWK file, mode 0600) signing the desk's Toolbox tokens; created on first run")
+    toolbox_token_ttl_s: int = Field(30, gt=0, le=300, description="Lifetime of one Toolbox token, seconds")
+    toolbox_jwks_port: int = Field(5001, description="127.0.0.1 port serving the desk's public key to the Toolbox")
 
     # --- Guards (A2A services) ---
     judge_host: str = Field("127.0.0.1", description="Judge bind/connect host")

@@ -20,8 +20,7 @@ from toolbox.client import ToolboxGateway
 
 async def build_services(settings: Settings) -> DeskServices:
     embedder = await asyncio.to_thread(Embedder.load)
-    gateway = ToolboxGateway(settings.toolbox_url, toolset=settings.toolbox_toolset,
-                             timeout_s=settings.toolbox_timeout_s)
+    gateway = ToolboxGateway.from_settings(settings)
     await gateway.load()
     llms = build_llms(settings, ("guardrail", "agent"), embedder=embedder)
     return DeskServices(

@@ -1,4 +1,8 @@
-"""Start and stop the MCP Toolbox binary itself (not its Python wrapper, which would orphan it)."""
+"""Start and stop the MCP Toolbox binary itself (not its Python wrapper, which would orphan it).
+
+The desk's JWKS endpoint (toolbox/jwks.py) starts first and stops last: the Toolbox reads it at
+start and when it refreshes keys.
+"""
 
 from __future__ import annotations
 
@@ -14,13 +18,16 @@ from toolbox_server.main import get_binary_path
 
 from pipeline.errors import ToolboxUnavailable
 from pipeline.settings import Settings
+from toolbox.identity import load_or_create_key, public_jwks
+from toolbox.jwks import JwksServer
 
 CONFIG = Path(__file__).parent / "tools.yaml"
 
 
-def toolbox_env(settings: Settings) -> dict[str, str]:
+def toolbox_env(settings: Settings, *, auth_server: str) -> dict[str, str]:
     """The `${VAR}`s tools.yaml reads; the Toolbox exits at start if one is unset."""
     return {
+        "TOOLBOX_AUTH_SERVER": auth_server,
         "TOOLBOX_PG_HOST": settings.pg_host,
         "TOOLBOX_PG_PORT": str(settings.postgres_port),
         "TOOLBOX_PG_DB": settings.postgres_db,
@@ -33,8 +40,14 @@ def toolbox_env(settings: Settings) -> dict[str, str]:
 
 def toolbox_argv(settings: Settings, *, log_level: str | None = None) -> list[str]:
     """The binary's command line; `python -m toolbox` and `ToolboxServer` both run exactly this."""
+    # The Toolbox answers 403 to any other Host (it compares the name, not the port), which stops
+    # DNS rebinding. --allowed-origins is CORS only: a page of another origin gets no
+    # Access-Control-Allow-Origin, so its browser never sends the token header (not in the CORS
+    # allowed headers anyway); a request without the token reaches no row (tools.yaml).
+    own = f"{settings.toolbox_host}:{settings.toolbox_port}"
     argv = [get_binary_path(), "--config", str(CONFIG), "--address", settings.toolbox_host,
-            "--port", str(settings.toolbox_port), "--disable-version-check", "--disable-reload"]
+            "--port", str(settings.toolbox_port), "--allowed-hosts", settings.toolbox_host,
+            "--allowed-origins", f"http://{own}", "--disable-version-check", "--disable-reload"]
     return argv + (["--log-level", log_level] if log_level else [])
 
 
@@ -43,18 +56,24 @@ class ToolboxServer:
         self.settings = settings
         self.log_path = log_path
         self.process: subprocess.Popen[bytes] | None = None
+        self.jwks: JwksServer | None = None
 
     @property
     def url(self) -> str:
         return self.settings.toolbox_url
 
     def start(self, *, ready_timeout_s: float = 15.0) -> None:
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **toolbox_env(self.settings)}
+        self.jwks = start_jwks(self.settings)
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **toolbox_env(self.settings, auth_server=self.jwks.url)}
         with ExitStack() as stack:  # the child keeps its own copy of the log file; ours closes here
             log = stack.enter_context(open(self.log_path, "ab")) if self.log_path else subprocess.DEVNULL
             self.process = subprocess.Popen(toolbox_argv(self.settings, log_level="WARN"), env=env,
                                             stdout=log, stderr=log, start_new_session=True)
-        self._wait_ready(ready_timeout_s)
+        try:
+            self._wait_ready(ready_timeout_s)
+        except ToolboxUnavailable:
+            self.stop()
+            raise
 
     def _wait_ready(self, timeout_s: float) -> None:
         deadline = time.monotonic() + timeout_s
@@ -70,15 +89,24 @@ class ToolboxServer:
                 except httpx.HTTPError:
                     pass
                 time.sleep(0.05)
-        self.stop()
         raise ToolboxUnavailable(f"toolbox not ready on {self.url} after {timeout_s}s")
 
     def stop(self, *, grace_s: float = 5.0) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(grace_s)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(grace_s)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self.jwks is not None:
+            self.jwks.stop()
+            self.jwks = None
+
+
+def start_jwks(settings: Settings) -> JwksServer:
+    """The public half of the desk's signing key (created on first run), served on loopback."""
+    server = JwksServer(public_jwks(load_or_create_key(settings.toolbox_signing_key_file)),
+                        port=settings.toolbox_jwks_port)
+    server.start()
+    return server

@@ -48,7 +48,7 @@ async def main(calls: int) -> None:
         await prepare_database(settings)
         server = ToolboxServer(settings, log_path=Path(tmp) / "toolbox.log")
         server.start()
-        gateway = ToolboxGateway(server.url, toolset=settings.toolbox_toolset, timeout_s=settings.toolbox_timeout_s)
+        gateway = ToolboxGateway.from_settings(settings)
         try:
             await gateway.load()
             await _time_calls(gateway, 50, "get-order-status", order_id="ORD-10001")

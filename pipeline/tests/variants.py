@@ -47,8 +47,7 @@ def _rebuilt(desk: Pipeline, settings: Settings, **services: Any) -> Pipeline:
 
 
 async def _agent_with(stack: AsyncExitStack, settings: Settings, llm: BaseLlm) -> SupportAgent:
-    gateway = ToolboxGateway(settings.toolbox_url, toolset=settings.toolbox_toolset,
-                             timeout_s=settings.toolbox_timeout_s)
+    gateway = ToolboxGateway.from_settings(settings)
     await gateway.load()
     stack.push_async_callback(gateway.aclose)
     return SupportAgent(llm, desk_tools(gateway), max_output_tokens=settings.model_max_output_tokens,
@@ -104,7 +103,7 @@ async def refusing_model(desk: Pipeline, settings: Settings, _: Path) -> AsyncIt
 
 @asynccontextmanager
 async def toolbox_down(desk: Pipeline, settings: Settings, tmp: Path) -> AsyncIterator[Pipeline]:
-    own = settings.model_copy(update={"toolbox_port": free_port()})
+    own = settings.model_copy(update={"toolbox_port": free_port(), "toolbox_jwks_port": free_port()})
     server = ToolboxServer(own, log_path=tmp / "toolbox.log")
     server.start()
     try:
@@ -128,7 +127,8 @@ async def memory_down(desk: Pipeline, settings: Settings, _: Path) -> AsyncItera
 async def database_down(desk: Pipeline, settings: Settings, tmp: Path) -> AsyncIterator[Pipeline]:
     """A second, private PostgreSQL behind its own Toolbox and memory, stopped before the turn."""
     own = settings.model_copy(update={"embedded_pg_dir": tmp / "pg", "postgres_port": free_port(),
-                                      "toolbox_port": free_port(), "memory_timeout_s": 2.0})
+                                      "toolbox_port": free_port(), "toolbox_jwks_port": free_port(),
+                                      "memory_timeout_s": 2.0})
     database = EmbeddedPostgres(own)
     await prepare_database(own)
     server = ToolboxServer(own, log_path=tmp / "toolbox.log")

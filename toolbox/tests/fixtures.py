@@ -21,8 +21,7 @@ def toolbox_server(desk_settings: Settings, tmp_path_factory: pytest.TempPathFac
 
 @pytest.fixture(scope="session")
 async def gateway(desk_settings: Settings, toolbox_server: ToolboxServer) -> AsyncIterator[ToolboxGateway]:
-    client = ToolboxGateway(toolbox_server.url, toolset=desk_settings.toolbox_toolset,
-                            timeout_s=desk_settings.toolbox_timeout_s)
+    client = ToolboxGateway.from_settings(desk_settings)
     await client.load()
     yield client
     await client.aclose()

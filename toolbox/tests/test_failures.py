@@ -19,8 +19,9 @@ from toolbox.scope import ToolScope, bound_to
 from toolbox.server import ToolboxServer
 
 
-async def test_unreachable_toolbox_raises_within_timeout(unused_port: int) -> None:
-    client = ToolboxGateway(f"http://127.0.0.1:{unused_port}", toolset="support-desk", timeout_s=1.0)
+async def test_unreachable_toolbox_raises_within_timeout(base_settings: Settings, unused_port: int) -> None:
+    client = ToolboxGateway.from_settings(base_settings.model_copy(
+        update={"toolbox_port": unused_port, "toolbox_timeout_s": 1.0}))
     started = time.monotonic()
     with pytest.raises(ToolboxUnavailable):
         await client.load()
@@ -35,6 +36,7 @@ async def test_call_outside_a_session_is_refused(gateway: ToolboxGateway) -> Non
 async def test_postgres_down_behind_a_running_toolbox(base_settings: Settings, tmp_path) -> None:
     settings = base_settings.model_copy(update={
         "embedded_pg_dir": tmp_path / "pg", "postgres_port": free_port(), "toolbox_port": free_port(),
+        "toolbox_jwks_port": free_port(),
         "toolbox_timeout_s": 3.0})
     database = EmbeddedPostgres(settings)
     database.start()
@@ -44,7 +46,7 @@ async def test_postgres_down_behind_a_running_toolbox(base_settings: Settings, t
         apply_migrations(settings)
         await provision_roles(settings)
         server.start()
-        client = ToolboxGateway(server.url, toolset="support-desk", timeout_s=3.0)
+        client = ToolboxGateway.from_settings(settings)
         await client.load()
         database.stop()
         started = time.monotonic()

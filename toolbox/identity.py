@@ -1,0 +1,78 @@
+"""The desk's proof of identity for the Toolbox: an ES256 key, short-lived tokens, the public JWKS.
+
+The Toolbox's `generic` auth service verifies each token against our JWKS and fills every tool's
+`customer_email` from the token's `email` claim (toolbox/tools.yaml), so a caller that cannot sign
+with this key reaches no row. The private key is created on first use, mode 0600, and never leaves
+the file; the Toolbox only ever sees the public half.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from joserfc import jwt
+from joserfc.jwk import ECKey
+
+#: The auth service's name in tools.yaml; toolbox-core sends the token as the `<name>_token` header.
+AUTH_SERVICE = "desk"
+#: The `aud` the Toolbox requires (tools.yaml `audience`), so a token minted for anything else fails.
+AUDIENCE = "supportdesk-toolbox"
+ALGORITHM = "ES256"
+
+
+def load_or_create_key(path: Path) -> ECKey:
+    """The private signing key at `path`; generated there (0600) if absent, safely under races."""
+    if not path.exists():
+        key = ECKey.generate_key("P-256", parameters={"alg": ALGORITHM, "use": "sig"}, private=True)
+        key.ensure_kid()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # Written private from the first byte, then linked into place: link() fails if another
+        # process won the race, and then its key is the one everybody loads below.
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".signing-key-")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump(key.as_dict(private=True), out)
+            with contextlib.suppress(FileExistsError):
+                os.link(tmp, path)
+        finally:
+            os.unlink(tmp)
+    if path.stat().st_mode & 0o077:
+        raise ValueError(f"{path} is readable by other users; make it private (chmod 600) or delete it")
+    key = ECKey.import_key(json.loads(path.read_text(encoding="utf-8")))
+    if not key.is_private or key.kid is None:
+        raise ValueError(f"{path} does not hold a private signing key with a key id")
+    return key
+
+
+def public_jwks(key: ECKey) -> dict[str, Any]:
+    return {"keys": [key.as_dict(private=False)]}
+
+
+class TokenIssuer:
+    """Mints one token per tool call: the session's email, our audience, a lifetime of `ttl_s`.
+
+    `issuer` must be the Toolbox's `authorizationServer` URL exactly: the Toolbox rejects any other.
+    """
+
+    def __init__(self, key: ECKey, *, issuer: str, ttl_s: int) -> None:
+        self._key = key
+        self._header = {"alg": ALGORITHM, "kid": key.kid, "typ": "JWT"}
+        self.issuer = issuer
+        self.ttl_s = ttl_s
+
+    @classmethod
+    def from_file(cls, path: Path, *, issuer: str, ttl_s: int) -> TokenIssuer:
+        return cls(load_or_create_key(path), issuer=issuer, ttl_s=ttl_s)
+
+    def issue(self, email: str, *, now: float | None = None) -> str:
+        issued = int(time.time() if now is None else now)
+        claims = {"iss": self.issuer, "aud": AUDIENCE, "sub": email, "email": email, "iat": issued,
+                  "exp": issued + self.ttl_s, "jti": secrets.token_urlsafe(12)}
+        return jwt.encode(self._header, claims, self._key)
