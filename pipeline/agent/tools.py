@@ -1,14 +1,20 @@
 """The Toolbox tools as ADK tools: the model sees only the unbound parameters.
 
 Results reach the model as `{"rows": [...], "row_count": n}`; failures raise and end the turn.
-The write tool's idempotency key is derived from the turn and the call's arguments, so a retried
-call — by the model, ADK or a replayed turn — cannot land twice.
+
+The write tool's idempotency key says what the write means: this customer, this order, this
+action, this UTC day. Not the turn: a customer who repeats a request after a turn that failed
+(say the Masker timed out after the insert landed) gets "already recorded", not a second row. Not
+the note: the model words it, and a reworded note — in the same turn or the next — is the same
+request. The cost, accepted: a second, different delivery instruction for the same order on the
+same UTC day is answered "already recorded today" and not added (the customer is told so); a
+repeat that straddles 00:00 UTC lands in the next day's window.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
+from datetime import UTC, datetime
 from typing import Any
 
 from google.adk.tools.base_tool import BaseTool
@@ -21,15 +27,19 @@ from toolbox.client import ToolboxGateway
 from toolbox.scope import current_scope, idempotency_key
 
 WRITE_TOOLS = frozenset({"action-log"})
-WRITE_UNKNOWN = ("We could not confirm whether your request was recorded. Please check with us before "
-                 "asking again — if it was recorded, it will not be recorded twice.")
+WRITE_UNKNOWN = ("We could not confirm whether your request was recorded. If you ask again today, it is "
+                 "recorded at most once: if it already was, we will tell you so.")
 _TYPES = {"string": types.Type.STRING, "integer": types.Type.INTEGER, "number": types.Type.NUMBER,
           "boolean": types.Type.BOOLEAN}
 
 
-def derive_idempotency_key(turn_id: str, tool: str, args: dict[str, Any]) -> str:
-    canonical = json.dumps(args, sort_keys=True, ensure_ascii=False)
-    return hashlib.sha256(f"{turn_id}\x1f{tool}\x1f{canonical}".encode()).hexdigest()[:48]
+def derive_idempotency_key(email: str, tool: str, args: dict[str, Any], *, now: datetime | None = None) -> str:
+    """One key per customer, order, action and UTC day; the note does not take part (see above)."""
+    day = (now or datetime.now(UTC)).astimezone(UTC).date().isoformat()
+    order_id = str(args.get("order_id", "")).strip().upper()
+    action = str(args.get("action", "")).strip().lower()
+    meaning = "\x1f".join(("v2", tool, email.strip().casefold(), order_id, action, day))
+    return hashlib.sha256(meaning.encode()).hexdigest()[:48]
 
 
 class DeskTool(BaseTool):
@@ -55,7 +65,7 @@ class DeskTool(BaseTool):
         call_args = {k: v for k, v in args.items() if k in self._allowed}
         if self.name not in WRITE_TOOLS:
             return (await self._gateway.call(self.name, **call_args)).for_model()
-        key = derive_idempotency_key(current_scope().turn_id, self.name, call_args)
+        key = derive_idempotency_key(current_scope().customer_email, self.name, call_args)
         try:
             with idempotency_key(key):
                 return (await self._gateway.call(self.name, **call_args)).for_model()

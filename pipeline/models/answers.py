@@ -85,7 +85,9 @@ def action_recorded(action: str, order_id: str, note: str, *, newly: bool) -> st
     name = _ACTION_NAMES.get(action, action)
     quoted = f": “{note}”" if note and action == "delivery_instruction" else ""
     if not newly:
-        return f"That {name} for order {order_id} was already recorded{quoted}, so nothing new was added."
+        # The recorded one may be worded differently (the key ignores the note): don't quote ours.
+        return (f"A {name} for order {order_id} was already recorded today, so nothing new was added. "
+                "If it needs changing, please tell our team.")
     return (f"I've recorded your {name} for order {order_id}{quoted}. "
             "Our team will take it from here.")
 

@@ -41,6 +41,31 @@ class LoopingLlm(_ScriptedLlm):
         return LlmResponse(content=types.Content(role="model", parts=[types.Part(function_call=call)]))
 
 
+class RewordingLlm(_ScriptedLlm):
+    """Records one request once per note in `notes` within a single turn, then answers."""
+
+    model: str = "scripted-rewording"
+    order_id: str = "ORD-10001"
+    action: str = "delivery_instruction"
+    notes: tuple[str, ...] = ()
+
+    async def generate_content_async(self, llm_request: LlmRequest, stream: bool = False
+                                     ) -> AsyncGenerator[LlmResponse, None]:
+        # Tool results since the customer's latest message: how far this turn's script has got.
+        turn: list[types.Content] = []
+        for content in llm_request.contents:
+            if content.role == "user" and any(p.text for p in content.parts or []):
+                turn = []
+            turn.append(content)
+        done = sum(1 for c in turn for p in c.parts or [] if p.function_response is not None)
+        if done < len(self.notes):
+            call = types.FunctionCall(name="action-log", args={
+                "order_id": self.order_id, "action": self.action, "note": self.notes[done]})
+            yield LlmResponse(content=types.Content(role="model", parts=[types.Part(function_call=call)]))
+        else:
+            yield LlmResponse(content=types.Content(role="model", parts=[types.Part(text="Noted.")]))
+
+
 class RefusingLlm(_ScriptedLlm):
     """Answers like a provider whose safety filter blocked the response."""
 

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+from datetime import UTC, datetime
 
 import pytest
 
 from db.connect import connection
+from pipeline.agent.tools import derive_idempotency_key
 from pipeline.desk import CustomerSession, Pipeline
 from pipeline.events import ErrorEvent, FinalEvent, StepEvent, ToolEvent
 from pipeline.settings import Settings
+from pipeline.tests.scripted import RewordingLlm
 from pipeline.tests.streams import drain
-from pipeline.tests.variants import slow_judge
+from pipeline.tests.variants import masker_hangs, slow_judge, with_model
 
 
 async def _stored_memories(settings: Settings, email: str) -> list[str]:
@@ -87,6 +90,74 @@ async def test_delivery_instruction_lands_exactly_once(desk: Pipeline, desk_sett
         rows = await conn.fetch("SELECT action, payload FROM actions_log WHERE order_id = $1", order_id)
     assert [(r["action"], json.loads(r["payload"])["note"]) for r in rows] == [
         ("delivery_instruction", writes[0].args["note"])]
+
+
+NOON = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+ASKED = ("ava.chen@example.com", {"order_id": "ORD-10001", "action": "cancel_request", "note": "Cancel it."})
+
+
+@pytest.mark.parametrize(("email", "args", "now", "same"), [
+    ("Ava.Chen@example.com ", {"order_id": " ord-10001", "action": "cancel_request", "note": "please CANCEL"},
+     datetime(2026, 12, 1, 23, 59, tzinfo=UTC), True),
+    (ASKED[0], {**ASKED[1], "order_id": "ORD-10002"}, NOON, False),
+    (ASKED[0], {**ASKED[1], "action": "return_request"}, NOON, False),
+    ("ben.okafor@example.com", ASKED[1], NOON, False),
+    (ASKED[0], ASKED[1], datetime(2026, 12, 2, 0, 0, tzinfo=UTC), False),
+], ids=["reworded-same-day", "other-order", "other-action", "other-customer", "next-utc-day"])
+def test_the_write_key_is_customer_order_action_and_utc_day(email: str, args: dict[str, str], now: datetime,
+                                                            same: bool) -> None:
+    first = derive_idempotency_key(ASKED[0], "action-log", ASKED[1], now=NOON)
+    assert (derive_idempotency_key(email, "action-log", args, now=now) == first) is same
+
+
+async def _actions_on(settings: Settings, order_id: str) -> list[str]:
+    async with connection(settings) as conn:
+        rows = await conn.fetch("SELECT action FROM actions_log WHERE order_id = $1", order_id)
+    return [r["action"] for r in rows]
+
+
+async def _newest_order(settings: Settings, email: str) -> str:
+    async with connection(settings) as conn:
+        order_id = await conn.fetchval("SELECT order_id FROM customer_orders WHERE customer_email = $1 "
+                                       "ORDER BY order_date DESC LIMIT 1", email)
+    assert order_id is not None
+    return str(order_id)
+
+
+async def test_a_request_repeated_after_a_failed_turn_lands_once_and_says_so(
+        desk: Pipeline, desk_settings: Settings, tmp_path) -> None:
+    """The insert lands, then the Masker times out: the customer is told the turn failed and asks
+    again in other words. Still one row, and the second answer says it was already recorded."""
+    email = "emma.schmidt@example.com"
+    order_id = await _newest_order(desk_settings, email)
+    hanging = desk_settings.model_copy(update={"masker_timeout_s": 0.3})
+    async with masker_hangs(desk, hanging, tmp_path) as pipeline:
+        first = await drain(pipeline.run_turn(CustomerSession(email), f"Please cancel order {order_id}."))
+    assert isinstance(first[-1], ErrorEvent) and (first[-1].stage, first[-1].code) == ("masker", 504)
+    assert [(e.status, e.row_count) for e in first if isinstance(e, ToolEvent) and e.name == "action-log"] == [
+        ("ok", 1)]
+    assert await _actions_on(desk_settings, order_id) == ["cancel_request"]
+
+    again = await drain(desk.run_turn(CustomerSession(email),
+                                      f"I asked before but got an error: cancel {order_id}, I don't need it any more."))
+    final = again[-1]
+    assert isinstance(final, FinalEvent) and final.status == "answered", final
+    assert "already recorded" in final.answer and order_id in final.answer
+    assert await _actions_on(desk_settings, order_id) == ["cancel_request"]
+
+
+async def test_a_reworded_note_within_one_turn_writes_once(desk: Pipeline, desk_settings: Settings) -> None:
+    email = "emma.schmidt@example.com"
+    async with connection(desk_settings) as conn:
+        order_id = await conn.fetchval("SELECT order_id FROM customer_orders WHERE customer_email = $1 "
+                                       "ORDER BY order_date ASC LIMIT 1", email)
+    llm = RewordingLlm(order_id=order_id, notes=("Leave it behind the blue gate.",
+                                                 "Please leave the parcel behind the blue gate, thanks!"))
+    async with with_model(desk, desk_settings, llm) as pipeline:
+        events = await drain(pipeline.run_turn(CustomerSession(email), f"Delivery note for {order_id}: blue gate."))
+    writes = [e for e in events if isinstance(e, ToolEvent) and e.name == "action-log"]
+    assert [(w.status, w.row_count) for w in writes] == [("ok", 1), ("ok", 1)], events[-1]
+    assert await _actions_on(desk_settings, order_id) == ["delivery_instruction"]
 
 
 async def test_cancelled_turn_stops_and_still_writes_its_run_log(desk: Pipeline, desk_settings: Settings,

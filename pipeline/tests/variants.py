@@ -90,6 +90,22 @@ async def masker_down(desk: Pipeline, settings: Settings, _: Path) -> AsyncItera
 
 
 @asynccontextmanager
+async def masker_hangs(desk: Pipeline, settings: Settings, _: Path) -> AsyncIterator[Pipeline]:
+    """A Masker that takes the request and stays silent past the timeout (after any write landed)."""
+    async with fake_guard(Reply(body="", delay_s=settings.masker_timeout_s + 2.0)) as port:
+        masker = MaskerClient(settings.model_copy(update={"masker_port": port}))
+        yield _rebuilt(desk, settings, masker=masker)
+        await masker.aclose()
+
+
+@asynccontextmanager
+async def with_model(desk: Pipeline, settings: Settings, llm: BaseLlm) -> AsyncIterator[Pipeline]:
+    """The desk with its agent on `llm` (a scripted model); everything else shared."""
+    async with AsyncExitStack() as stack:
+        yield _rebuilt(desk, settings, agent=await _agent_with(stack, settings, llm))
+
+
+@asynccontextmanager
 async def looping_model(desk: Pipeline, settings: Settings, _: Path) -> AsyncIterator[Pipeline]:
     async with AsyncExitStack() as stack:
         yield _rebuilt(desk, settings, agent=await _agent_with(stack, settings, LoopingLlm()))
@@ -148,6 +164,7 @@ async def database_down(desk: Pipeline, settings: Settings, tmp: Path) -> AsyncI
 
 VARIANTS: dict[str, Variant] = {
     "plain": plain, "slow_judge": slow_judge, "judge_garbage": judge_garbage, "judge_down": judge_down,
-    "masker_down": masker_down, "looping_model": looping_model, "refusing_model": refusing_model,
+    "masker_down": masker_down, "masker_hangs": masker_hangs, "looping_model": looping_model,
+    "refusing_model": refusing_model,
     "toolbox_down": toolbox_down, "memory_down": memory_down, "database_down": database_down,
 }
