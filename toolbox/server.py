@@ -108,5 +108,9 @@ def start_jwks(settings: Settings) -> JwksServer:
     """The public half of the desk's signing key (created on first run), served on loopback."""
     server = JwksServer(public_jwks(load_or_create_key(settings.toolbox_signing_key_file)),
                         port=settings.toolbox_jwks_port)
-    server.start()
+    try:
+        server.start()
+    except OSError as exc:
+        # Whoever holds the port would be trusted to publish the desk's keys: never start then.
+        raise ToolboxUnavailable(f"cannot serve the desk's JWKS on {server.url} (TOOLBOX_JWKS_PORT): {exc}") from exc
     return server

@@ -9,13 +9,13 @@ from datetime import UTC, datetime
 import pytest
 
 from db.connect import connection
-from pipeline.agent.tools import derive_idempotency_key
+from pipeline.agent.tools import WRITE_UNKNOWN, derive_idempotency_key
 from pipeline.desk import CustomerSession, Pipeline
 from pipeline.events import ErrorEvent, FinalEvent, StepEvent, ToolEvent
 from pipeline.settings import Settings
 from pipeline.tests.scripted import RewordingLlm
 from pipeline.tests.streams import drain
-from pipeline.tests.variants import masker_hangs, slow_judge, with_model
+from pipeline.tests.variants import masker_hangs, slow_judge, toolbox_down, with_model
 
 
 async def _stored_memories(settings: Settings, email: str) -> list[str]:
@@ -144,6 +144,17 @@ async def test_a_request_repeated_after_a_failed_turn_lands_once_and_says_so(
     assert isinstance(final, FinalEvent) and final.status == "answered", final
     assert "already recorded" in final.answer and order_id in final.answer
     assert await _actions_on(desk_settings, order_id) == ["cancel_request"]
+
+
+async def test_a_write_whose_outcome_is_unknown_says_exactly_that(desk: Pipeline, desk_settings: Settings,
+                                                                  tmp_path) -> None:
+    email = "emma.schmidt@example.com"
+    order_id = await _newest_order(desk_settings, email)
+    async with toolbox_down(desk, desk_settings, tmp_path) as pipeline:
+        events = await drain(pipeline.run_turn(CustomerSession(email), f"Please return order {order_id}."))
+    ended = events[-1]
+    assert isinstance(ended, ErrorEvent) and ended.stage == "agent", ended
+    assert ended.message == WRITE_UNKNOWN
 
 
 async def test_a_reworded_note_within_one_turn_writes_once(desk: Pipeline, desk_settings: Settings) -> None:

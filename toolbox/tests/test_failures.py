@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import time
 
 import pytest
@@ -26,6 +27,17 @@ async def test_unreachable_toolbox_raises_within_timeout(base_settings: Settings
     with pytest.raises(ToolboxUnavailable):
         await client.load()
     assert time.monotonic() - started < 2.0
+
+
+def test_toolbox_does_not_start_when_its_jwks_port_is_taken(base_settings: Settings) -> None:
+    """Whatever holds that port would publish the keys the Toolbox trusts: the desk stops instead."""
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", base_settings.toolbox_jwks_port))
+        squatter.listen()
+        server = ToolboxServer(base_settings)
+        with pytest.raises(ToolboxUnavailable, match="TOOLBOX_JWKS_PORT"):
+            server.start()
+    assert server.process is None, "the binary was never started"
 
 
 async def test_call_outside_a_session_is_refused(gateway: ToolboxGateway) -> None:
