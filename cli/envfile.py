@@ -1,7 +1,8 @@
 """First-run secrets for a local desk: generated once into `.env`, never a published default.
 
-Generated: the embedded database's passwords, the demo password, and the guards' shared bearer
-token (unset, the Judge and Masker would answer any local process or container). Against an
+Generated: the embedded database's passwords, the demo password, the guards' shared bearer
+token (unset, the Judge and Masker would answer any local process or container), and Phoenix's
+secrets (it runs with authentication on, so traces are for operators only). Against an
 external PostgreSQL (`POSTGRES_HOST` set) its passwords must be given, and start-up says so if not.
 
 The file is never readable by others, not even for a moment: the new content goes into a
@@ -20,10 +21,17 @@ from dotenv import dotenv_values
 DATABASE_SECRETS = ("POSTGRES_PASSWORD", "POSTGRES_READER_PASSWORD", "POSTGRES_WRITER_PASSWORD")
 DEMO_SECRET = "SUPPORTDESK_DEMO_PASSWORD"
 GUARD_SECRET = "GUARD_TOKEN"
+#: Phoenix runs with authentication on: its JWT key, the desk's export token, the operators' first password.
+PHOENIX_SECRETS = ("PHOENIX_SECRET", "PHOENIX_ADMIN_SECRET", "PHOENIX_DEFAULT_ADMIN_INITIAL_PASSWORD")
 
 
 def _configured(name: str, file_values: dict[str, str | None]) -> bool:
     return bool((os.environ.get(name) or file_values.get(name) or "").strip())
+
+
+def generated_secret(name: str) -> str:
+    # Phoenix refuses secrets under 32 characters or without a digit and a lower-case letter.
+    return secrets.token_hex(24) + "a0" if name in PHOENIX_SECRETS else secrets.token_urlsafe(18)
 
 
 def write_private(path: Path, text: str) -> None:
@@ -45,8 +53,8 @@ def ensure_local_secrets(env_path: Path = Path(".env")) -> dict[str, str]:
     """Add any missing generated secret to `env_path`; returns what was generated now."""
     file_values = dotenv_values(env_path) if env_path.exists() else {}
     embedded = not _configured("POSTGRES_HOST", file_values)
-    wanted = (DATABASE_SECRETS if embedded else ()) + (DEMO_SECRET, GUARD_SECRET)
-    generated = {name: secrets.token_urlsafe(18) for name in wanted if not _configured(name, file_values)}
+    wanted = (DATABASE_SECRETS if embedded else ()) + (DEMO_SECRET, GUARD_SECRET, *PHOENIX_SECRETS)
+    generated = {name: generated_secret(name) for name in wanted if not _configured(name, file_values)}
     if generated:
         existing = env_path.read_text(encoding="utf-8") if env_path.exists() else ""
         lines = [f"{name}={value}" for name, value in generated.items()]

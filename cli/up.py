@@ -138,7 +138,8 @@ def _print_ready(console: Console, desk: Desk, generated: dict[str, str]) -> Non
     password = settings.supportdesk_demo_password.get_secret_value() if settings.supportdesk_demo_password else "?"
     console.rule("[bold]Supportdesk is up")
     console.print(f"Chat:   [bold]{desk.chat_url}[/]   (or: .venv/bin/supportdesk chat --email EMAIL)")
-    console.print(f"Traces: {settings.phoenix_url}")
+    console.print(f"Traces: {settings.phoenix_url}   (operators only: log in as admin@localhost with "
+                  "PHOENIX_DEFAULT_ADMIN_INITIAL_PASSWORD from .env)")
     console.print(f"Model: {settings.model_name} · memory: {settings.memory_backend}")
     console.print(f"Demo logins (password [bold]{password}[/]"
                   + (", generated into .env" if "SUPPORTDESK_DEMO_PASSWORD" in generated else "") + "):")

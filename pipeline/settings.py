@@ -125,18 +125,31 @@ class Settings(BaseSettings):
     # --- Tracing (Arize Phoenix, out of process) ---
     phoenix_host: str = Field("127.0.0.1", description="Phoenix host")
     phoenix_port: int = Field(6006, description="Phoenix HTTP port (UI and OTLP /v1/traces)")
-    phoenix_grpc_port: int = Field(4317, description="Phoenix OTLP gRPC port (Phoenix binds it on all interfaces)")
     phoenix_project: str = Field("supportdesk", description="Phoenix project name of the desk's traces")
     phoenix_venv: Path = Field(Path(".venv-phoenix"), description="Virtualenv holding the Phoenix server")
     phoenix_working_dir: Path = Field(Path(".supportdesk/phoenix"), description="Phoenix's data folder")
     tracing_enabled: bool = Field(True, description="Export OpenTelemetry spans to Phoenix")
+    phoenix_secret: SecretStr | None = Field(
+        None, description="Phoenix's JWT signing key, >= 32 characters with a digit and a lower-case letter "
+        "(make up generates one)")
+    phoenix_admin_secret: SecretStr | None = Field(
+        None, description="Bearer token the desk exports traces with; Phoenix's system user (make up generates one)")
+    phoenix_default_admin_initial_password: SecretStr | None = Field(
+        None, description="First password of Phoenix's admin@localhost operator login (make up generates one)")
 
     # --- Web ---
     web_host: str = Field("127.0.0.1", description="Web bind host")
     web_port: int = Field(8000, description="Web port")
+    forwarded_allow_ips: str = Field(
+        "", description="Comma-separated proxy addresses whose X-Forwarded-* headers are trusted; empty = none")
     session_ttl_s: int = Field(8 * 3600, gt=0, description="Login session lifetime, seconds")
     login_max_attempts: int = Field(5, gt=0, description="Failed logins per email or address per window")
     login_window_s: int = Field(300, gt=0, description="Login rate-limit window, seconds")
+    login_device_ttl_s: int = Field(
+        90 * 86400, gt=0, description="Lifetime of a known-device cookie that skips the per-email login limit, seconds")
+    password_hash_threads: int = Field(2, gt=0, description="Threads checking passwords (argon2, 64 MiB each)")
+    password_hash_queue: int = Field(
+        8, ge=0, description="Password checks that may wait for a thread before logins answer 503, checks")
     chat_max_per_window: int = Field(30, gt=0, description="Chat turns per customer per window")
     chat_window_s: int = Field(60, gt=0, description="Chat rate-limit window, seconds")
     chat_max_body_bytes: int = Field(16384, gt=0, description="Largest /api/chat body, bytes")
@@ -148,7 +161,8 @@ class Settings(BaseSettings):
 
     @field_validator(
         "postgres_password", "postgres_reader_password", "postgres_writer_password", "guard_token",
-        "google_api_key", "mem0_api_key", "litellm_api_key", mode="after"
+        "google_api_key", "mem0_api_key", "litellm_api_key", "phoenix_secret", "phoenix_admin_secret",
+        "phoenix_default_admin_initial_password", mode="after"
     )
     @classmethod
     def _not_blank(cls, value: SecretStr | None) -> SecretStr | None:

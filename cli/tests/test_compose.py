@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -13,7 +14,8 @@ from db.tests.fixtures import require_system_binary
 
 ROOT = Path(__file__).resolve().parents[2]
 EXPECTED = {"postgres", "migrate", "toolbox", "judge", "masker", "phoenix", "web"}
-SECRETS = "POSTGRES_PASSWORD=p\nPOSTGRES_READER_PASSWORD=r\nPOSTGRES_WRITER_PASSWORD=w\n"
+SECRETS = ("POSTGRES_PASSWORD=p\nPOSTGRES_READER_PASSWORD=r\nPOSTGRES_WRITER_PASSWORD=w\n"
+           "PHOENIX_SECRET=s\nPHOENIX_ADMIN_SECRET=a\nPHOENIX_DEFAULT_ADMIN_INITIAL_PASSWORD=i\n")
 
 
 @pytest.fixture()
@@ -37,7 +39,9 @@ def test_every_expected_service_is_defined_with_health_ordering() -> None:
 def test_no_secret_has_a_default() -> None:
     text = (ROOT / "docker-compose.yml").read_text()
     assert "${POSTGRES_PASSWORD:?" in text
-    assert "PASSWORD: " not in text.replace("POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:?", "")
+    # Every secret is taken from .env or stops `docker compose` with its name: `NAME: ${NAME:?...}`.
+    for name in re.findall(r"^\s+(\w*(?:PASSWORD|SECRET)): ", text, re.M):
+        assert f"{name}: ${{{name}:?" in text, name
 
 
 def test_compose_config_validates(compose_dir: Path) -> None:

@@ -1,57 +1,154 @@
-"""Traces leave the process: a turn's spans are readable from a real Phoenix afterwards."""
+"""Traces leave the process for a real Phoenix that only operators can read, and carry no customer data."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+import json
+import os
+import secrets
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+from pydantic import SecretStr
 
+from cli.envfile import generated_secret
+from db.connect import connection
 from evals.harness import free_port
 from pipeline.desk import CustomerSession, Pipeline
-from pipeline.events import TurnEvent
+from pipeline.events import Event, FinalEvent, TurnEvent
 from pipeline.settings import Settings
 from pipeline.tests.streams import drain
-from pipeline.tracing import trace_url
-from services.launch import stop_service
+from services.launch import RunningService, stop_service
 from services.phoenix import start_phoenix
+
+CUSTOMER = "ava.chen@example.com"
+ORDER = "ORD-10002"
+STEPS = {"turn", "step.sanitizer", "step.judge", "step.guardrail", "step.recall", "step.agent", "step.masker"}
 
 
 @pytest.fixture(scope="module")
-def traced_settings(desk_settings: Settings, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
+def phoenix(desk_settings: Settings,
+            tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Settings, RunningService]]:
     root: Path = tmp_path_factory.mktemp("phoenix")
     settings = desk_settings.model_copy(update={
-        "tracing_enabled": True, "phoenix_port": free_port(), "phoenix_grpc_port": free_port(),
-        "phoenix_working_dir": root / "data", "phoenix_project": "supportdesk-test"})
-    phoenix = start_phoenix(settings, log_path=root / "phoenix.log")
-    yield settings
-    stop_service(phoenix)
+        "tracing_enabled": True, "phoenix_port": free_port(), "phoenix_working_dir": root / "data",
+        "phoenix_project": "supportdesk-test", "phoenix_secret": _secret(), "phoenix_admin_secret": _secret(),
+        "phoenix_default_admin_initial_password": _secret()})
+    service = start_phoenix(settings, log_path=root / "phoenix.log")
+    yield settings, service
+    stop_service(service)
 
 
-async def _spans(settings: Settings) -> list[dict]:
-    async with httpx.AsyncClient(timeout=5) as http:
-        reply = await http.get(f"{settings.phoenix_url}/v1/projects/{settings.phoenix_project}/spans",
-                               params={"limit": 1000})
-    return reply.json().get("data", []) if reply.status_code == 200 else []
+def _secret() -> SecretStr:
+    return SecretStr(generated_secret("PHOENIX_SECRET"))  # as `make up` generates them: Phoenix must accept it
 
 
-async def test_a_turn_is_traced_in_phoenix_with_a_span_per_step(desk: Pipeline, traced_settings: Settings) -> None:
-    traced = Pipeline(traced_settings, desk.services)
-    events = await drain(traced.run_turn(CustomerSession("ava.chen@example.com"), "What's the status of ORD-10002?"))
+def _operator(settings: Settings) -> httpx.AsyncClient:
+    assert settings.phoenix_admin_secret is not None
+    token = settings.phoenix_admin_secret.get_secret_value()
+    return httpx.AsyncClient(base_url=settings.phoenix_url, timeout=5, trust_env=False,
+                             headers={"Authorization": f"Bearer {token}"})
+
+
+async def _spans_of(settings: Settings, trace_id: str, until: set[str]) -> list[dict[str, Any]]:
+    spans: list[dict[str, Any]] = []
+    async with _operator(settings) as http:
+        for _ in range(60):
+            reply = await http.get(f"/v1/projects/{settings.phoenix_project}/spans", params={"limit": 1000})
+            if reply.status_code != 404:  # 404: the project appears with its first span
+                reply.raise_for_status()
+                spans = [s for s in reply.json()["data"] if s["context"]["trace_id"] == trace_id]
+                if until <= {s["name"] for s in spans}:
+                    break
+            await asyncio.sleep(0.5)
+    return spans
+
+
+@pytest.fixture()
+async def planted_address(desk_settings: Settings) -> AsyncIterator[str]:
+    """A delivery address found nowhere else, on the customer's order for the length of one test."""
+    address = f"{secrets.randbelow(900) + 100} Quillfeather Row, Apt {secrets.token_hex(2).upper()}, Zanesville, OH"
+    async with connection(desk_settings) as conn:
+        original = await conn.fetchval("UPDATE customer_orders c SET delivery_address = $1 FROM customer_orders o "
+                                       "WHERE c.order_id = o.order_id AND c.order_id = $2 AND c.customer_email = $3 "
+                                       "RETURNING o.delivery_address", address, ORDER, CUSTOMER)
+        assert original is not None
+        try:
+            yield address
+        finally:
+            await conn.execute("UPDATE customer_orders SET delivery_address = $1 WHERE order_id = $2", original, ORDER)
+
+
+async def _traced_turn(desk: Pipeline, settings: Settings, message: str) -> tuple[list[Event], list[dict[str, Any]]]:
+    traced = Pipeline(settings, desk.services)
+    try:
+        events = await drain(traced.run_turn(CustomerSession(CUSTOMER), message))
+        traced.tracer_provider.force_flush()
+    finally:
+        traced.tracer_provider.shutdown()
     assert isinstance(events[0], TurnEvent)
-    trace_id = events[0].trace_id
-    traced.tracer_provider.force_flush()
-    names: set[str] = set()
-    for _ in range(60):
-        names = {s["name"] for s in await _spans(traced_settings) if s["context"]["trace_id"] == trace_id}
-        if {"turn", "step.agent"} <= names:
-            break
-        await asyncio.sleep(0.5)
-    assert {"turn", "step.sanitizer", "step.judge", "step.guardrail", "step.recall", "step.agent",
-            "step.masker"} <= names
-    async with httpx.AsyncClient() as http:
-        reply = await http.get(trace_url(traced_settings, trace_id))
-    assert reply.status_code in (200, 302, 307)
-    traced.tracer_provider.shutdown()
+    return events, await _spans_of(settings, events[0].trace_id, STEPS | {"execute_tool get-order-status"})
+
+
+async def test_phoenix_refuses_requests_without_a_login(phoenix: tuple[Settings, RunningService]) -> None:
+    settings, _ = phoenix
+    async with httpx.AsyncClient(base_url=settings.phoenix_url, timeout=5, trust_env=False) as anonymous:
+        projects = await anonymous.get("/v1/projects")
+        spans = await anonymous.get(f"/v1/projects/{settings.phoenix_project}/spans")
+        forged = await anonymous.get("/v1/projects",
+                                     headers={"Authorization": f"Bearer {_secret().get_secret_value()}"})
+        export = await anonymous.post("/v1/traces", content=b"", headers={"Content-Type": "application/x-protobuf"})
+    assert [r.status_code for r in (projects, spans, forged, export)] == [401, 401, 401, 401]
+    async with _operator(settings) as operator:
+        assert (await operator.get("/v1/projects")).status_code == 200
+
+
+def _listening(pid: int) -> set[tuple[str, int]]:
+    """(address, port) of every TCP socket process `pid` listens on, from /proc."""
+    fds = Path(f"/proc/{pid}/fd")
+    inodes = {link[8:-1] for fd in fds.iterdir() if (link := os.readlink(fd)).startswith("socket:[")}
+    found = set()
+    for table, width in (("tcp", 8), ("tcp6", 32)):
+        for line in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]:
+            fields = line.split()
+            local, state, inode = fields[1], fields[3], fields[9]
+            if state == "0A" and inode in inodes:  # 0A: LISTEN
+                address, port = local.split(":")
+                loopback = address in ("0100007F", "00000000000000000000000001000000")
+                found.add(("loopback" if loopback else address.rjust(width, "0"), int(port, 16)))
+    return found
+
+
+def test_phoenix_listens_on_its_loopback_http_port_only(phoenix: tuple[Settings, RunningService]) -> None:
+    settings, service = phoenix
+    # No OTLP gRPC receiver (it would bind every interface on 4317): the HTTP port, on loopback, is all.
+    assert _listening(service.process.pid) == {("loopback", settings.phoenix_port)}
+
+
+async def test_a_turn_leaves_operator_facts_and_no_customer_data_in_phoenix(
+        desk: Pipeline, phoenix: tuple[Settings, RunningService], planted_address: str) -> None:
+    settings, _ = phoenix
+    marker = "a gift for my aunt Philippa Thistlewood"  # words found nowhere else, in a message the guards allow
+    message = f"Where is {ORDER} being delivered? It is {marker}."
+    events, spans = await _traced_turn(desk, settings, message)
+    final = events[-1]
+    assert isinstance(final, FinalEvent) and final.status == "answered", final
+    assert planted_address not in final.answer  # the Masker replaced it for the customer
+
+    names = {s["name"] for s in spans}
+    assert names >= STEPS
+    # What operators read: verdicts (step status), timings, tool names and row counts.
+    by_name = {s["name"]: s for s in spans}
+    assert by_name["step.judge"]["attributes"]["supportdesk.step.status"] == "ok"
+    assert by_name["turn"]["attributes"]["supportdesk.outcome"] == "answered"
+    tool = by_name["execute_tool get-order-status"]["attributes"]
+    assert tool["tool.name"] == "get-order-status" and tool["supportdesk.tool.rows"] == 1
+    assert all(s["start_time"] and s["end_time"] for s in spans)
+
+    everything = json.dumps(spans)
+    answer_text = final.answer.split("[ADDRESS]")[0].strip()
+    for secret in (planted_address, "Quillfeather", marker, message, answer_text, CUSTOMER):
+        assert secret not in everything, secret
