@@ -17,7 +17,9 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from pipeline.errors import ConfigError
 
-MASKABLE_TYPES = ("EMAIL", "PHONE", "CARD", "IBAN", "SSN", "IP", "ADDRESS")
+MASKABLE_TYPES = ("EMAIL", "PHONE", "CARD", "IBAN", "SSN", "IP", "ADDRESS", "NAME")
+# Person names are off in the shop's answers, which greet the customer by name.
+DEFAULT_MASKED_TYPES = tuple(t for t in MASKABLE_TYPES if t != "NAME")
 
 
 def _alias(*names: str) -> AliasChoices:
@@ -68,9 +70,10 @@ class Settings(BaseSettings):
     guard_token: SecretStr | None = Field(None, description="Optional shared bearer token pipeline <-> guards")
     guard_max_body_bytes: int = Field(65536, gt=0, description="Largest JSON-RPC request a guard accepts, bytes")
     masker_types: Annotated[tuple[str, ...], NoDecode] = Field(
-        MASKABLE_TYPES, description="PII types the Masker replaces (comma-separated)")
+        DEFAULT_MASKED_TYPES,
+        description="PII types the Masker replaces (comma-separated; add NAME for free text such as delivery notes)")
     masker_phone_regions: Annotated[tuple[str, ...], NoDecode] = Field(
-        ("US", "GB", "CA", "AU", "IE", "DE", "FR", "ES", "IT", "NL"),
+        ("US", "GB", "CA", "AU", "IE", "DE", "AT", "CH", "FR", "ES", "IT", "NL"),
         description="ISO 3166 regions whose national phone formats the Masker reads (+ numbers: any region)")
     judge_model_threshold: float = Field(
         0.50, description="Offline judge model: attack similarity that blocks (cosine)")

@@ -15,7 +15,8 @@ import functools
 import re
 from collections.abc import Iterable
 
-from guards.masker.base import Span, load_terms
+from guards.masker.address_tail import AddressTail
+from guards.masker.base import Span, keyword_pattern, load_terms
 
 # Upper-case initial in the scripts customers write addresses in (Latin incl. extended, Greek, Cyrillic).
 _UP = "[A-ZÀ-ÖØ-ÞĀ-žΑ-ΩА-ЯЁ]"
@@ -28,12 +29,15 @@ _NAME_WORD = rf"(?:{_WORD}|{_ORDINAL}|{_CONNECTOR})"
 # Inside a street name an abbreviation may keep its dot ("St. James Place", "Mt. Vernon Ave").
 _ABBR_NAME_WORD = rf"(?:{_WORD}\.?|{_ORDINAL}|{_CONNECTOR})"
 _DIRECTION = r"(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\.?"
-_HOUSE = r"\d{1,6}[A-Za-z]?(?:[-/]\d{1,4}[A-Za-z]?)?"
+_HOUSE = r"\d{1,6}[A-Za-z]?(?:[-/]\d{1,4}[A-Za-z]?){0,2}"  # "88/3/12": house, stair, door (AT)
 # The same, not glued to a word, an id or a decimal. The look-behind sits after the first character
 # because `re` only skips quickly through text to a pattern whose first item is a character class.
-_HOUSE_ALONE = r"\d(?<![\w.,/-]\d)\d{0,5}[A-Za-z]?(?:[-/]\d{1,4}[A-Za-z]?)?"
+_HOUSE_ALONE = r"\d(?<![\w.,/-]\d)\d{0,5}[A-Za-z]?(?:[-/]\d{1,4}[A-Za-z]?){0,2}"
 _WORD_ALONE = rf"{_UP}(?<!\w{_UP})[\w'’-]*+"
 _SP = r"[ \t\u00a0]+"
+# A word of a street named after a cue, in any case, but not a pronoun or article ("to my neighbour").
+_CUE_WORD = (r"(?!(?:my|our|your|his|her|their|the|a|an|me|us|him|them|it|this|that|number|no|nr|is|was|are"
+             r"|with|to|of|at|in|on|for|and|from|by)(?!\w))[^\W\d_][\w'’.-]*+")
 # A number followed by one of these is a quantity or a duration, not a house number.
 _NOT_HOUSE = r"(?![ \t]*(?i:days?|weeks?|months?|hours?|minutes?|items?|pcs|pieces|units|times|kg|lbs?|%|x)(?!\w))"
 _US_TAIL = rf"(?:,[ \t]*{_WORD}(?:[ \t]{_WORD}){{0,2}},?[ \t]+[A-Z]{{2}}[ \t]+\d{{5}}(?:-\d{{4}})?(?!\w))"
@@ -110,13 +114,28 @@ class AddressDetector:
             re.compile(rf"{_HOUSE_ALONE}{_NOT_HOUSE}{_SP}[^\W\d_]{{2,}}+{_SP}{plain_suffix}(?!\w){unit}?"),
             re.compile(rf"{prefix_lead}{prefix_rest}{_SP}(?:{_NAME_WORD}{_SP}){{0,3}}?(?:{_WORD}|{_ORDINAL}){house_after}{unit}?"),
             re.compile(
-                rf"{_HOUSE_ALONE},?{_SP}(?i:{_alternation(terms['prefixes'])}){_SP}"
+                rf"{_HOUSE_ALONE}(?:{_SP}(?i:bis|ter|quater))?,?{_SP}(?i:{_alternation(terms['prefixes'])}){_SP}"
                 rf"(?:{_NAME_WORD}{_SP}){{0,3}}{_WORD}(?!\w){unit}?"
             ),
             re.compile(rf"{_WORD_ALONE}(?:{_SP}{_WORD})?{_SP}{trailing}{house_after}\.?{unit}?"),
             # Without a street-type word, a name and number count only when a unit follows: "Kesk 53 Suite 4".
             re.compile(rf"{_WORD_ALONE}(?:{_SP}{_NAME_WORD}){{0,2}}{house_after}\.?{unit}"),
+            # A unit alone is part of an address too: "the courier forgot Suite 212".
+            re.compile(rf"(?:{'|'.join(terms['lone_units'])})\.?[ \t]*#?\d{{1,5}}[A-Za-z]?(?!\w)"),
         ]
+        # A crossing: "the corner of Dalbraut 99 and Frederikke Coves" (each street is a span).
+        self._corner = re.compile(rf"[Cc]orner{_SP}of{_SP}(?P<first>[^\n,;!?]{{2,60}}?){_SP}and{_SP}"
+                                  rf"(?P<second>[^\W\d_][\w'’-]*+(?:{_SP}{_WORD})?)")
+        # After "lives at", "Adresse:", "ship to": a name and a number, in any case, are a street.
+        cues = keyword_pattern(terms["cues"]).pattern
+        self._after_cue = re.compile(
+            rf"(?i:{cues})[ \t:]*(?P<street>(?:"
+            rf"(?:\d{{1,6}}[ \t]+)?{_CUE_WORD}(?:[ \t]+{_CUE_WORD}){{0,3}}?[ \t]+{_HOUSE}(?!\w){_NOT_HOUSE}"
+            rf"|(?:\d{{1,6}}[ \t]+)?{_HOUSE}(?!\w){_NOT_HOUSE}[ \t]+{_CUE_WORD}(?:[ \t]+{_CUE_WORD}){{1,3}}))",
+            re.IGNORECASE)
+        # ...or when a postcode follows, on its line or below: "Lindenring 7/2, 83022 Rosenheim".
+        self._name_number = re.compile(rf"{_WORD_ALONE}(?:{_SP}{_NAME_WORD}){{0,2}}{_SP}{_HOUSE}(?!\w){_NOT_HOUSE}")
+        self._tail = AddressTail()
         # Opens with a look-behind, which `re` tries at every character; see `_may_hold_postal`.
         self._postal = re.compile(
             rf"(?<!\w)(?:(?i:p\.?[ \t]?o\.?|post[ \t]office)[ \t]?(?i:box){_SP}\d{{1,6}}"
@@ -129,11 +148,22 @@ class AddressDetector:
 
     def find(self, text: str) -> list[Span]:
         patterns = [*self._patterns, self._postal] if _may_hold_postal(text) else self._patterns
-        spans = [Span(self.type, m.start(), m.end()) for pattern in patterns for m in pattern.finditer(text)]
+        found = [m.span() for pattern in patterns for m in pattern.finditer(text)]
         for match in self._fused.finditer(text):
             street = match["street"].lower()
             if street.endswith(self._fused_endings) or street.rstrip(".").endswith(self._fused_endings):
-                spans.append(Span(self.type, match.start(), match.end()))
+                found.append(match.span())
+        for corner in self._corner.finditer(text):
+            found += [corner.span("first"), corner.span("second")]
+        found += [match.span("street") for match in self._after_cue.finditer(text)]
+        spans = []
+        for start, end in found:
+            start, end, _ = self._tail.widen(text, start, end)
+            spans.append(Span(self.type, start, end))
+        for match in self._name_number.finditer(text):
+            start, end, postcode = self._tail.widen(text, *match.span())
+            if postcode:
+                spans.append(Span(self.type, start, end))
         return spans
 
 

@@ -12,10 +12,10 @@ import yaml
 
 #: The placeholder type names, in the order that breaks ties between overlapping detections:
 #: checksummed and unambiguous shapes first, the looser heuristics (PHONE, ADDRESS) last.
-PRIORITY: tuple[str, ...] = ("EMAIL", "IBAN", "CARD", "SSN", "IP", "PHONE", "ADDRESS")
+PRIORITY: tuple[str, ...] = ("EMAIL", "IBAN", "CARD", "SSN", "IP", "PHONE", "ADDRESS", "NAME")
 #: Types found by heuristics rather than by a checksum or an unambiguous shape. Between two of
 #: these the longer detection wins ("17151 2450 Crown St": the street, not a phone "17151 2450").
-HEURISTIC: frozenset[str] = frozenset({"PHONE", "ADDRESS"})
+HEURISTIC: frozenset[str] = frozenset({"PHONE", "ADDRESS", "NAME"})
 
 
 class Span(NamedTuple):

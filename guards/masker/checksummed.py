@@ -60,9 +60,18 @@ class CardDetector:
         shortest = 12 if card_context else 13
         if not shortest <= len(digits) <= 19 or len(set(digits)) == 1:
             return False  # the cheap checks first: most retried prefixes are too short
-        if len(groups) > 1 and (len(set(_SEPARATOR.findall(candidate))) > 1 or min(map(len, groups)) < 3):
-            return False  # cards are written in groups of 3–6 with one kind of separator
+        if len(groups) > 1 and (len(set(_SEPARATOR.findall(candidate))) > 1 or not _card_grouping(groups)):
+            return False
         return luhn.is_valid(digits)
+
+
+def _card_grouping(groups: list[str]) -> bool:
+    """Cards are printed in groups of 3–6 digits (4-4-4-4, 4-6-5, 4-6-4, 5-5-5-4), except that a
+    13–19 digit number printed in fours ends in a short group: 4-4-4-1, 4-4-4-2, 4-4-4-4-3."""
+    *leading, last = groups
+    if all(3 <= len(g) <= 6 for g in groups):
+        return True
+    return len(last) < 3 and all(len(g) == 4 for g in leading)
 
 
 class IbanDetector:

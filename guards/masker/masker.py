@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from guards.masker.address import AddressDetector
 from guards.masker.base import PRIORITY, Detector, Span
 from guards.masker.checksummed import CardDetector, IbanDetector, SsnDetector
+from guards.masker.names import NameDetector
 from guards.masker.network import EmailDetector, IpDetector
 from guards.masker.phone import PhoneDetector
 from guards.masker.resolve import apply, resolve
@@ -15,14 +16,15 @@ from guards.schema import MaskResult
 SUPPORTED_TYPES: tuple[str, ...] = PRIORITY
 #: Regions whose national formats are read as phone numbers ("+" numbers are read in any region).
 #: The shop's own region first; a few neighbours whose customers write to a European/US desk.
-DEFAULT_PHONE_REGIONS: tuple[str, ...] = ("US", "GB", "CA", "AU", "IE", "DE", "FR", "ES", "IT", "NL")
+DEFAULT_PHONE_REGIONS: tuple[str, ...] = ("US", "GB", "CA", "AU", "IE", "DE", "AT", "CH", "FR", "ES", "IT", "NL")
 
 
 class Masker:
     """Masks the PII `types` (names from `SUPPORTED_TYPES`) in support-desk text.
 
     Every detector runs whatever is configured, so a span claimed by an unconfigured type (a card
-    number while CARD is off) is left alone rather than re-read as, say, a phone number.
+    number while CARD is off) is left alone rather than re-read as, say, a phone number. The one
+    exception is NAME, optional and looked for only when configured: a name lost to no other type.
     """
 
     def __init__(self, types: Iterable[str], *, phone_regions: Sequence[str] = DEFAULT_PHONE_REGIONS) -> None:
@@ -38,6 +40,7 @@ class Masker:
             IpDetector(),
             PhoneDetector(phone_regions),
             AddressDetector(),
+            *([NameDetector()] if "NAME" in self._types else []),
         )
 
     @property

@@ -45,13 +45,16 @@ class PhoneDetector:
         # look-behind follows it, so `re` skips ahead to those characters instead of trying the
         # pattern at every position (the same matches as a leading look-behind, in ~55% of the time).
         self._candidate = re.compile(
-            r"[+(\d](?<![\w+#/$€£¥@.,-][+(\d])(?:(?<=\+) ?\(?\d|(?<=\()\d|(?<=\d))[\d \u00a0().\-/]{4,24}\d"
+            r"[+(\d](?<![\w+#/$€£¥@.-][+(\d])(?<!\d,[+(\d])"  # a comma only after a digit: "1,234"
+            r"(?:(?<=\+) ?\(?\d|(?<=\()\d|(?<=\d))[\d \u00a0().\-/]{4,24}\d"
             r"(?:\s*(?:x|ext\.?|extension)\s*\d{1,6})?(?!\w|[.,:]\d)",
             re.IGNORECASE,
         )
         words = load_terms("context_words.yaml")
         self._phone_words = keyword_pattern(words["phone"])
         self._other_words = keyword_pattern(words["not_phone"])
+        # A label after the number says it too: "416 60 039 office", "07700 063 966-Fax".
+        self._label_after = re.compile(r"[ \t]*-?[ \t]*(?:office|fax|mobile|home|work|cell|tel)(?!\w)", re.IGNORECASE)
 
     def find(self, text: str) -> list[Span]:
         spans = []
@@ -96,9 +99,11 @@ class PhoneDetector:
         said_phone = last_mention(self._phone_words, text, start, 40)
         if last_mention(self._other_words, text, start, 20, same_clause=True) > said_phone:
             return False
-        context = said_phone >= 0
+        context = said_phone >= 0 or self._label_after.match(text, end) is not None
         if number.isdigit() and not context:
             return False  # a bare digit run is an id or an amount unless someone says it is a phone
+        if number.startswith("00"):
+            number = "+" + number[2:]  # the international call prefix of most of the world: "0043 1 …"
         if number.startswith("+"):
             number = _TRUNK_PREFIX.sub(" ", number)  # "+44 (0)20 …": the national trunk 0 is not dialled
         if number.startswith("+"):

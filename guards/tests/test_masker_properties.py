@@ -1,5 +1,5 @@
 """Properties of `Masker.mask` on arbitrary text and on arbitrary text with whole cases from
-evals/cases/masker/detect.yaml injected: the reply is the input with exactly the reported spans
+evals/cases/masker/detect.yaml and shop_pii_dev.yaml injected: the reply is the input with exactly the reported spans
 replaced, spans are sorted and disjoint, only configured types appear, and every injected PII item
 is covered by a redaction of its type. Whole cases are injected because some PII is recognised by
 the words before it ("social security number 401728839").
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from guards.masker import SUPPORTED_TYPES, Masker
 from guards.schema import MaskResult
 
-CASES = Path(__file__).resolve().parents[2] / "evals" / "cases" / "masker" / "detect.yaml"
+CASES = Path(__file__).resolve().parents[2] / "evals" / "cases" / "masker"
 
 
 def _located(case: dict[str, Any]) -> tuple[str, list[tuple[str, int, int]]]:
@@ -31,8 +31,15 @@ def _located(case: dict[str, Any]) -> tuple[str, list[tuple[str, int, int]]]:
     return case["text"], located
 
 
-SNIPPETS = [_located(case) for case in yaml.safe_load(CASES.read_text("utf-8"))["cases"] if "types" not in case]
-MASKERS = {types: Masker(types) for types in (SUPPORTED_TYPES, ("EMAIL", "PHONE"), ("CARD", "IBAN", "ADDRESS"), ())}
+SNIPPETS = [
+    _located(case)
+    for name in ("detect.yaml", "shop_pii_dev.yaml")
+    for case in yaml.safe_load((CASES / name).read_text("utf-8"))["cases"]
+    if "types" not in case
+]
+MASKERS = {types: Masker(types) for types in (
+    SUPPORTED_TYPES, tuple(t for t in SUPPORTED_TYPES if t != "NAME"), ("EMAIL", "PHONE"), ("CARD", "IBAN", "ADDRESS"),
+    ("ADDRESS", "NAME"), ())}
 # Filler that cannot form a digit, an "@", or a context word such as "order" or "zip".
 FILLER = st.text(alphabet="aeiouAEIOU ,;!?()é中文😀—\t", max_size=12)
 SEPARATORS = st.sampled_from([" and ", " — ", "\n", "; "])

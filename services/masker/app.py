@@ -23,7 +23,7 @@ SPEC = GuardSpec(
 
 
 def build_app(settings: Settings) -> Starlette:
-    masker = Masker(settings.masker_types)
+    masker = Masker(settings.masker_types, phone_regions=settings.masker_phone_regions)
 
     async def decide(text: str) -> MaskResult:
         return masker.mask(text)

@@ -1,0 +1,99 @@
+"""What surrounds a street line: a unit or building number before it, and after it units, towns,
+regions, postcodes and countries, on the same line or on the following lines.
+
+A street found by `address.py` is widened here step by step, each step one small anchored match,
+so the cost is linear in what is consumed and bounded per street (`_MAX_STEPS`). A town or region
+is taken only when a postcode or a country follows it within the chain ("Port Ellenton, ME 04101",
+"LAPPEENRANTA\\n SK\\n 53650", "Suite 215 NUNGATTA Australia"); postcodes and countries are always
+taken (after a mere space, a country only as capitalised in the list): a capitalised word after a
+comma is otherwise as likely to be the next sentence.
+"""
+
+from __future__ import annotations
+
+import re
+
+from guards.masker.base import load_terms
+
+_MAX_STEPS = 6
+_MAX_PENDING = 3
+
+# Postcodes: UK, Canada, the Netherlands, "NN-NNN" (PL, PT, JP), Sweden's "NNN NN", US ZIP+4, and
+# four or five digits with an optional country letter ("D-80331", "A-1010", "CH-8001").
+POSTCODE = (
+    r"(?:[A-Z]{1,2}\d[A-Z\d]?[ \t]?\d[A-Z]{2}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d|\d{4}[ \t]?[A-Z]{2}(?![\w])"
+    r"|\d{2,4}-\d{3,4}|\d{3}[ \t]\d{2}|\d{5}-\d{4}|(?:[A-Z]{1,2}-)?\d{4,5})(?![\w-]|[ \t.,]\d)"
+)
+_UP = "[A-ZÀ-ÖØ-ÞĀ-žΑ-ΩА-ЯЁ]"
+# A word keeps a dot only as a short abbreviation ("St. Gallen"), never a sentence's full stop.
+_CAP = rf"(?:{_UP}[a-z]{{0,2}}\.(?=[ \t]\w)|{_UP}[\w'’-]*+)"
+_ANY = r"(?!and(?!\w))[^\W\d_][\w'’-]*+"
+_CONNECTOR = r"(?:am|an|der|de|la|le|les|sur|en|upon|on|im|bei|del|di|du|sous|ob|nad|pod|na|u)"
+# "Frankfurt am Main", "Newcastle upon Tyne", "Ostrov nad Ohří", "Montréal (Québec)", "København K".
+_TOWN = rf"{_CAP}(?:[ \t]+(?:{_CONNECTOR}[ \t]+)?{_CAP}){{0,3}}(?:[ \t]+\({_CAP}(?:[ \t]{_CAP})?\))?"
+# Comma or line break (presidio-style blocks also have "\n, ON"), or a space before a postcode.
+# Line prefixes of quoted mail ("> ") are part of the break.
+BREAK = r"(?:[ \t]*[,;][ \t]*(?:\n[ \t>?]*){0,2}|[ \t]*(?:\n[ \t>?]*){1,2},?[ \t]*)"
+
+
+class AddressTail:
+    """Widens a street span (start, end) to the unit, town, postcode and country around it."""
+
+    def __init__(self) -> None:
+        terms = load_terms("address_terms.yaml")
+        units = "|".join(re.escape(u) for u in sorted(terms["units"], key=len, reverse=True))
+        unit = rf"(?i:{units})\.?[ \t]*#?[ \t]*(?:\d[\w-]{{0,5}}|[A-Z])(?!\w)"
+        floor = r"\d{1,2}[ºª°](?:[ \t]?[A-Z](?![\w]))?"  # Spanish "3º B"
+        self._unit = re.compile(rf"(?:{BREAK}|[ \t]+)(?:{unit}|{floor})")
+        self._postcode_first = re.compile(rf"(?:{BREAK}|[ \t]+)(?P<code>{POSTCODE})(?:[ \t]+{_TOWN})?")
+        # A town (or "town REGION") with its postcode after it; in lower case only before a five-digit
+        # code ("austin tx 78701"): "colour 0031", "code porte 4521" are not towns.
+        self._town_code = re.compile(
+            rf"{BREAK}(?:{_TOWN}[ \t]*,?[ \t]*(?P<code>{POSTCODE})"
+            rf"|{_ANY}(?:[ \t]+{_ANY}){{0,3}}[ \t]*,?[ \t]*\d{{5}}(?:-\d{{4}})?(?![\w-]|[ \t.,]\d))")
+        self._town = re.compile(rf"(?:{BREAK}|[ \t]+){_TOWN}")
+        countries = "|".join(re.escape(c) for c in sorted(terms["countries"], key=len, reverse=True))
+        self._country = re.compile(rf"{BREAK}(?i:{countries})(?![\w])")
+        self._country_spaced = re.compile(rf"[ \t]+(?:{countries})(?![\w])")
+        self._unit_before = re.compile(rf"(?<!\w)(?:{unit})(?:[ \t]*[,/][ \t]*|[ \t]+)\Z")
+        self._number_before = re.compile(r"(?:^|(?<=[\s:>(]))\d{1,6}[ \t]+\Z")
+
+    def widen(self, text: str, start: int, end: int) -> tuple[int, int, bool]:
+        """The widened span, and whether a postcode was taken into it."""
+        return (self._left(text, start), *self._right(text, end))
+
+    def _left(self, text: str, start: int) -> int:
+        window = text[max(0, start - 40) : start]
+        for pattern in (self._number_before, self._unit_before):
+            match = pattern.search(window)
+            if match:
+                start -= len(window) - match.start()
+                window = text[max(0, start - 40) : start]
+        return start
+
+    def _right(self, text: str, end: int) -> tuple[int, bool]:
+        committed = position = end
+        pending = 0
+        postcode = False
+        for _ in range(_MAX_STEPS):
+            unit = self._unit.match(text, position)
+            if unit and position == committed:
+                committed = position = unit.end()
+                continue
+            anchored = self._postcode_first.match(text, position) or self._town_code.match(text, position)
+            if anchored:
+                committed = position = anchored.end()
+                pending = 0
+                postcode = True
+                continue
+            country = self._country.match(text, position) or self._country_spaced.match(text, position)
+            if country:
+                committed = position = country.end()
+                pending = 0
+                continue
+            town = self._town.match(text, position)
+            if not town or pending == _MAX_PENDING:
+                break
+            position = town.end()
+            pending += 1
+        return committed, postcode
