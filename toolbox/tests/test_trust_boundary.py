@@ -8,6 +8,9 @@ grant, so a browser never attaches a token, and without one nothing comes back.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import json
 import time
 from typing import Any
@@ -19,7 +22,7 @@ from joserfc.jwk import ECKey
 
 from db.connect import connection
 from pipeline.settings import Settings
-from toolbox.identity import AUDIENCE, AUTH_SERVICE, TokenIssuer, load_or_create_key
+from toolbox.identity import AUDIENCE, AUTH_SERVICE, TokenIssuer, load_or_create_key, public_jwks
 from toolbox.jwks import issuer_url
 from toolbox.server import ToolboxServer
 
@@ -46,15 +49,17 @@ def _issuer(settings: Settings) -> TokenIssuer:
                                  ttl_s=settings.toolbox_token_ttl_s)
 
 
+def _claims(settings: Settings, email: str) -> dict[str, Any]:
+    now = int(time.time())
+    return {"iss": issuer_url(settings.toolbox_jwks_port), "aud": AUDIENCE, "email": email, "iat": now, "exp": now + 30}
+
+
 def _forged(settings: Settings, email: str) -> str:
     """Same claims and key id as the desk's, signed by a key the desk never published."""
     desk_kid = load_or_create_key(settings.toolbox_signing_key_file).kid
     assert desk_kid is not None
     other = ECKey.generate_key("P-256", parameters={"alg": "ES256", "kid": desk_kid}, private=True)
-    now = int(time.time())
-    claims = {"iss": issuer_url(settings.toolbox_jwks_port), "aud": AUDIENCE, "email": email, "sub": email,
-              "iat": now, "exp": now + 30}
-    return jwt.encode({"alg": "ES256", "kid": desk_kid}, claims, other)
+    return jwt.encode({"alg": "ES256", "kid": desk_kid}, _claims(settings, email), other)
 
 
 def _expired(settings: Settings, email: str) -> str:
@@ -63,13 +68,32 @@ def _expired(settings: Settings, email: str) -> str:
 
 def _wrong_audience(settings: Settings, email: str) -> str:
     key = load_or_create_key(settings.toolbox_signing_key_file)
-    now = int(time.time())
-    claims = {"iss": issuer_url(settings.toolbox_jwks_port), "aud": "another-service", "email": email,
-              "iat": now, "exp": now + 30}
+    claims = {**_claims(settings, email), "aud": "another-service"}
     return jwt.encode({"alg": "ES256", "kid": key.kid}, claims, key)
 
 
-BAD_TOKENS = {"none": None, "forged": _forged, "expired": _expired, "wrong-audience": _wrong_audience}
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _unsigned(settings: Settings, email: str) -> str:
+    """`alg: none`: the desk's claims with no signature at all."""
+    kid = load_or_create_key(settings.toolbox_signing_key_file).kid
+    header = _b64(json.dumps({"alg": "none", "kid": kid, "typ": "JWT"}).encode())
+    return f"{header}.{_b64(json.dumps(_claims(settings, email)).encode())}."
+
+
+def _hmac_with_the_public_key(settings: Settings, email: str) -> str:
+    """Algorithm confusion: HS256 'signed' with the published public key as the secret."""
+    key = load_or_create_key(settings.toolbox_signing_key_file)
+    signing_input = ".".join((_b64(json.dumps({"alg": "HS256", "kid": key.kid, "typ": "JWT"}).encode()),
+                              _b64(json.dumps(_claims(settings, email)).encode())))
+    secret = json.dumps(public_jwks(key)["keys"][0]).encode()
+    return f"{signing_input}.{_b64(hmac.new(secret, signing_input.encode(), hashlib.sha256).digest())}"
+
+
+BAD_TOKENS = {"none": None, "forged": _forged, "expired": _expired, "wrong-audience": _wrong_audience,
+              "alg-none": _unsigned, "hs256-public-key": _hmac_with_the_public_key}
 
 
 async def _victim_orders(settings: Settings) -> list[str]:
