@@ -3,8 +3,8 @@
 .venv/bin/python -m evals.benchmarks.bench_toolbox [--calls N]
 
 Boots a private embedded PostgreSQL and Toolbox on free ports, then times `get-order-status`
-and `find-customer-orders` for a seeded customer through the desk's own client (email bound from
-the session scope), after a warm-up.
+and `find-customer-orders` for a seeded customer through the desk's own client (a fresh ES256 token
+per call for the session's email, verified by the Toolbox), after a warm-up.
 """
 
 from __future__ import annotations
