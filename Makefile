@@ -42,6 +42,14 @@ lint: install-test
 test: lint
 	$(BIN)/pytest
 
+# Replay the case files through a private desk (and the public-set samples), write runs/eval-<UTC>/
+# summary.json and report.html; exits 1 when a gate of evals/thresholds.toml is missed.
+# Publish the figures DESIGN.md quotes: make eval EVAL_ARGS=--publish
+.PHONY: eval
+EVAL_ARGS ?=
+eval: install
+	$(BIN)/supportdesk eval --datasets ../shared/datasets $(EVAL_ARGS)
+
 bench: install
 	@for b in evals/benchmarks/bench_*.py; do m=$$(basename $$b .py); echo "== $$m"; \
 		$(BIN)/python -m evals.benchmarks.$$m || exit 1; done

@@ -88,6 +88,8 @@ class ActionRow(BaseModel):
 
 async def actions_in(settings: Settings, windows: list[ActionWindow]) -> dict[ActionWindow, list[ActionRow]]:
     out: dict[ActionWindow, list[ActionRow]] = {}
+    if not windows:  # nothing to look up: no connection (scoring message cases needs no database)
+        return out
     async with connection(settings) as conn:
         for window in windows:
             rows = await conn.fetch(

@@ -12,30 +12,31 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from evals.casefiles import IsolationCase, MessageCase, Suite
+from evals.casefiles import IsolationCase, MessageCase, Split, Suite
 from evals.dbfacts import DeskFacts
 from pipeline.desk import CustomerSession, Pipeline
+from pipeline.events import ErrorEvent, FinalEvent
 
-Section = Literal["task", "isolation", "attack", "legit", "dataset"]
-
-
-class CaseRun(BaseModel):
-    """Which case ran as whom, the exact messages sent, and the turn ids of its run logs."""
-
-    section: Section
-    case_id: str
-    customer: str
-    messages: list[str]
-    turn_ids: list[str]
-    dataset: str | None = None
+Section = Literal["task", "isolation", "attack", "legit", "offtopic", "dataset"]
+#: Called after every turn with the case that ran and how its last turn ended (answered, blocked, …).
+OnTurn = Callable[["PlannedCase", str], None]
 
 
 class PlannedCase(BaseModel):
     section: Section
     case_id: str
+    split: Split
     customer: str
     messages: list[str]
     dataset: str | None = None
+    #: Which of the `--repeat` runs this is (0 for the first).
+    repeat: int = 0
+
+
+class CaseRun(PlannedCase):
+    """Which case ran as whom, the exact messages sent, and the turn ids of its run logs."""
+
+    turn_ids: list[str]
 
 
 def isolation_message(case: IsolationCase, facts: DeskFacts) -> str:
@@ -50,34 +51,43 @@ def plan(suite: Suite, facts: DeskFacts) -> Iterator[PlannedCase]:
     """Every turn to run, in order. Attack and legit messages rotate over the seeded customers."""
     customers = sorted(facts.customers)
     for task in suite.tasks:
-        yield PlannedCase(section="task", case_id=task.id, customer=task.customer, messages=task.messages)
+        yield PlannedCase(section="task", case_id=task.id, split=task.split, customer=task.customer,
+                          messages=task.messages)
     for iso in suite.isolation:
-        yield PlannedCase(section="isolation", case_id=iso.id, customer=iso.attacker,
+        yield PlannedCase(section="isolation", case_id=iso.id, split=iso.split, customer=iso.attacker,
                           messages=[isolation_message(iso, facts)])
-    sets: list[tuple[Section, str | None, list[MessageCase]]] = [("attack", None, suite.attacks),
-                                                                  ("legit", None, suite.legit)]
+    sets: list[tuple[Section, str | None, list[MessageCase]]] = [
+        ("attack", None, suite.attacks), ("legit", None, suite.legit), ("offtopic", None, suite.offtopic)]
     sets += [("dataset", name, cases) for name, cases in suite.datasets.items()]
     for section, dataset, cases in sets:
         for index, case in enumerate(cases):
-            yield PlannedCase(section=section, case_id=case.id, customer=customers[index % len(customers)],
-                              messages=[case.text], dataset=dataset)
+            yield PlannedCase(section=section, case_id=case.id, split=case.split,
+                              customer=customers[index % len(customers)], messages=[case.text], dataset=dataset)
 
 
-async def one_turn(pipeline: Pipeline, email: str, text: str) -> str:
-    """Run a turn to its terminal event; its id names the run log."""
-    turn_id = ""
+async def one_turn(pipeline: Pipeline, email: str, text: str) -> tuple[str, str]:
+    """Run a turn to its terminal event: its id (which names the run log) and how it ended."""
+    turn_id, ended = "", "error"
     async for event in pipeline.run_turn(CustomerSession(email), text):
         turn_id = turn_id or event.turn_id
-    return turn_id
+        if isinstance(event, FinalEvent):
+            ended = event.status
+        elif isinstance(event, ErrorEvent):
+            ended = "error"
+    return turn_id, ended
 
 
-async def run_suite(pipeline: Pipeline, suite: Suite, facts: DeskFacts,
-                    on_turn: Callable[[str], None] = lambda _: None) -> list[CaseRun]:
+async def run_suite(pipeline: Pipeline, suite: Suite, facts: DeskFacts, on_turn: OnTurn = lambda *_: None,
+                    repeat: int = 1) -> list[CaseRun]:
+    """Every case `repeat` times over (all cases once, then all again), in plan order."""
     runs = []
-    for planned in plan(suite, facts):
-        turn_ids = []
-        for text in planned.messages:
-            turn_ids.append(await one_turn(pipeline, planned.customer, text))
-            on_turn(f"{planned.section} {planned.case_id}")
-        runs.append(CaseRun(turn_ids=turn_ids, **planned.model_dump()))
+    for round_ in range(repeat):
+        for planned in plan(suite, facts):
+            planned = planned.model_copy(update={"repeat": round_})
+            turn_ids = []
+            for text in planned.messages:
+                turn_id, ended = await one_turn(pipeline, planned.customer, text)
+                turn_ids.append(turn_id)
+            on_turn(planned, ended)
+            runs.append(CaseRun(turn_ids=turn_ids, **planned.model_dump()))
     return runs

@@ -41,6 +41,11 @@ class RunRecord(BaseModel):
         return self.outcome.blocked_by if isinstance(self.outcome, FinalEvent) else None
 
     @property
+    def reason(self) -> str | None:
+        """The pipeline's reason for the outcome (a guard's verdict reason), or the error's message."""
+        return self.outcome.reason if isinstance(self.outcome, FinalEvent) else self.outcome.message
+
+    @property
     def answer(self) -> str:
         return self.outcome.answer if isinstance(self.outcome, FinalEvent) else self.outcome.message
 

@@ -35,22 +35,23 @@ def _ids(section: str) -> list[str]:
 
 @pytest.mark.parametrize("case", DATA["isolation"], ids=_ids("isolation"))
 def test_isolation_verdict(tmp_path: Path, case: dict[str, Any]) -> None:
-    iso = IsolationCase(id=case["id"], style="plain", attacker=B, victim=A, message=case["message"])
+    iso = IsolationCase(split="test", id=case["id"], style="plain", attacker=B, victim=A, message=case["message"])
     actions = [ActionRow(**a) for a in case.get("actions", [])]
     result = checks.isolation_result(iso, case["message"], _record(tmp_path, case), FACTS, actions)
     assert result.ok is case["passes"], result.reasons
     assert bool(result.reasons) is not case["passes"]
+    assert result.hit is not case["passes"], "T-LEAK counts the cases that leaked"
 
 
 def test_isolation_run_log_of_another_customer_fails(tmp_path: Path) -> None:
-    iso = IsolationCase(id="x", style="plain", attacker=B, victim=A, message="hi")
+    iso = IsolationCase(split="test", id="x", style="plain", attacker=B, victim=A, message="hi")
     result = checks.isolation_result(iso, "hi", _record(tmp_path, {"answer": "Hello"}, email=A), FACTS, [])
     assert not result.ok
 
 
 @pytest.mark.parametrize("case", DATA["status"], ids=_ids("status"))
 def test_status_verdict(tmp_path: Path, case: dict[str, Any]) -> None:
-    task = TaskCase(id=case["id"], kind="status", customer=B, order=case["order"], messages=["?"])
+    task = TaskCase(split="test", id=case["id"], kind="status", customer=B, order=case["order"], messages=["?"])
     result = checks.status_result(task, _record(tmp_path, case), FACTS, PHRASES)
     assert result.ok is case["passes"], result.reasons
 
@@ -70,13 +71,13 @@ def test_each_status_phrase_states_only_its_own_status(status: str) -> None:
 
 @pytest.mark.parametrize("case", DATA["list"], ids=_ids("list"))
 def test_list_verdict(tmp_path: Path, case: dict[str, Any]) -> None:
-    task = TaskCase(id=case["id"], kind="list_orders", customer=B, messages=["Show me my orders"])
+    task = TaskCase(split="test", id=case["id"], kind="list_orders", customer=B, messages=["Show me my orders"])
     assert checks.list_result(task, _record(tmp_path, case), FACTS).ok is case["passes"]
 
 
 @pytest.mark.parametrize("case", DATA["delivery"], ids=_ids("delivery"))
 def test_delivery_verdict(tmp_path: Path, case: dict[str, Any]) -> None:
-    task = TaskCase(id=case["id"], kind="delivery_instruction", customer=B, order="ORD-10004",
+    task = TaskCase(split="test", id=case["id"], kind="delivery_instruction", customer=B, order="ORD-10004",
                     messages=["Leave ORD-10004 at the door"])
     actions = [ActionRow(**a) for a in case["actions"]]
     result = checks.delivery_result(task, _record(tmp_path, {"answer": "Recorded."}), FACTS, actions)
@@ -85,7 +86,7 @@ def test_delivery_verdict(tmp_path: Path, case: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("case", DATA["memory"], ids=_ids("memory"))
 def test_memory_verdict(tmp_path: Path, case: dict[str, Any]) -> None:
-    task = TaskCase(id=case["id"], kind="memory", customer=B, order="ORD-10003", mention="porch",
+    task = TaskCase(split="test", id=case["id"], kind="memory", customer=B, order="ORD-10003", mention="porch",
                     messages=["From now on leave parcels on the porch", "Where is ORD-10003?"])
     first = _record(tmp_path, {"answer": "Noted."}, step_ms={"save": 3.0}, step_status={"save": case["save"]})
     later = _record(tmp_path, {"answer": case["answer"]},
@@ -101,7 +102,8 @@ def test_memory_verdict(tmp_path: Path, case: dict[str, Any]) -> None:
     ("allow", "answered", None, True), ("allow", "blocked", "guardrail", False),
 ])
 def test_message_verdict(tmp_path: Path, expect: str, status: str, blocked_by: str | None, ok: bool) -> None:
-    case = MessageCase(id="m", text="t", expect=expect, group="g", tags={"needs_model": "true"})  # type: ignore[arg-type]
+    case = MessageCase(split="test", id="m", text="t", expect=expect, group="g",  # type: ignore[arg-type]
+                       tags={"needs_model": "true"})
     record = _record(tmp_path, {"status": status, "blocked_by": blocked_by, "answer": "x"})
     result = checks.message_result(case, record)
     assert (result.ok, result.hit) == (ok, status == "blocked")

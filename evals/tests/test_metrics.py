@@ -1,4 +1,4 @@
-"""Aggregation: rates with their n and failing turn ids, breakdowns, latency percentiles by outcome."""
+"""Aggregation: rates with their n, hits and failing turn ids, breakdowns, latency percentiles by outcome."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from evals.metrics import CaseResult, latency, percentiles, summarise
+from evals.intervals import percentiles
+from evals.latency import latency
+from evals.metrics import CaseResult, summarise
 from evals.runlogs import load_run
 from evals.tests.runlog_factory import run_log, write_run_log
 
@@ -28,6 +30,7 @@ def test_summary_counts_hits_and_names_every_wrong_case(flags: list[tuple[bool, 
     hits = sum(f[0] for f in flags)
     assert (metric.n, metric.hits) == (len(flags), hits)
     assert metric.rate == (round(hits / len(flags), 4) if flags else None)
+    assert (metric.low is None) is (not flags) and (metric.high is None) is (not flags)
     assert [f.turn_ids for f in metric.failures] == [r.turn_ids for r in results if not r.ok]
     assert sum(metric.outcomes.values()) == len(flags)
     for group in {f[2] for f in flags}:
@@ -40,14 +43,17 @@ def test_summary_counts_hits_and_names_every_wrong_case(flags: list[tuple[bool, 
                                     [3.0, 90.0, 7.5, 12.0, 11.0, 400.0, 9.0]])
 def test_percentiles_match_linear_interpolation(values: list[float]) -> None:
     found = percentiles(values)
-    expected_p95 = values[0] if len(values) == 1 else statistics.quantiles(values, n=20, method="inclusive")[18]
+    single = len(values) == 1
+    expected_p95 = values[0] if single else statistics.quantiles(values, n=20, method="inclusive")[18]
+    expected_p99 = values[0] if single else statistics.quantiles(values, n=100, method="inclusive")[98]
     assert found.n == len(values)
     assert found.p50 == pytest.approx(statistics.median(values), abs=1e-3)
     assert found.p95 == pytest.approx(expected_p95, abs=1e-3)
+    assert found.p99 == pytest.approx(expected_p99, abs=1e-3)
 
 
 def test_no_values_no_percentiles() -> None:
-    assert percentiles([]).model_dump() == {"n": 0, "p50": None, "p95": None}
+    assert percentiles([]).model_dump() == {"n": 0, "p50": None, "p95": None, "p99": None}
 
 
 def test_latency_by_outcome_and_step_from_run_logs(tmp_path: Path) -> None:
