@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from jinja2 import Environment, PackageLoader, select_autoescape
+from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from evals import plots
@@ -12,7 +12,8 @@ from evals.intervals import Percentiles
 from evals.metrics import Failure, Metric
 from evals.report import EvalSummary, gate_figure, gate_target, pct, with_interval
 
-_ENV = Environment(loader=PackageLoader("evals", "templates"), autoescape=select_autoescape(["html"]))
+#: The page template sits beside this module, so package-data's "*.html" ships it.
+_ENV = Environment(loader=FileSystemLoader(Path(__file__).parent), autoescape=select_autoescape(["html"]))
 #: Metrics whose block rates are drawn per category and per language.
 RATE_PLOTS = ("T-ATTACK-BLOCK", "T-LEGIT-FALSE-BLOCK", "T-OFFTOPIC-BLOCK")
 
@@ -43,7 +44,7 @@ def render(summary: EvalSummary) -> str:
     latency_rows: list[tuple[str, Percentiles]] = [(f"end to end, {o}", p) for o, p in head.latency.end_to_end.items()]
     latency_rows += [(f"{step} ({o})", p) for o, steps in head.latency.steps.items() for step, p in steps.items()]
     latency_rows.append(("end to end, pattern-tier block", head.latency.pattern_block))
-    return _ENV.get_template("report.html").render(
+    return _ENV.get_template("report_page.html").render(
         s=summary, failures=_failures(summary), latency_rows=latency_rows,
         plots={"gates": plots.gate_chart(summary.gates), "histograms": plots.histograms(head.latency.samples),
                "rates": rates},
