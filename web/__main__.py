@@ -11,7 +11,7 @@ from contextlib import contextmanager
 import uvicorn
 
 from pipeline import ConfigError, Settings, SupportdeskError, load_settings
-from web.app import create_app
+from web.app import server_config
 from web.resources import open_resources
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -32,9 +32,7 @@ class _Server(uvicorn.Server):
 
 async def serve(settings: Settings) -> None:
     async with open_resources(settings) as desk:
-        config = uvicorn.Config(create_app(desk), host=settings.web_host, port=settings.web_port,
-                                proxy_headers=True, lifespan="off", log_level="info", timeout_graceful_shutdown=10)
-        await _Server(config).serve()
+        await _Server(server_config(desk, log_level="info", timeout_graceful_shutdown=10)).serve()
 
 
 def main() -> int:

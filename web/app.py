@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Any
 
+import uvicorn
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -56,7 +58,6 @@ def create_app(desk: WebResources) -> Starlette:
             Route("/api/logout", auth.logout, methods=["POST"]),
             Route("/api/me", auth.me, methods=["GET"]),
             Route("/api/chat", chat.chat, methods=["POST"]),
-            Route("/api/trace/{trace_id}", chat.trace, methods=["GET"]),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         middleware=[Middleware(SecurityHeaders)],
@@ -64,3 +65,15 @@ def create_app(desk: WebResources) -> Starlette:
     )
     app.state.desk = desk
     return app
+
+
+def server_config(desk: WebResources, **options: Any) -> uvicorn.Config:
+    """uvicorn's configuration for the desk, shared by `python -m web` and the tests.
+
+    X-Forwarded-For/-Proto are read only from the proxies in FORWARDED_ALLOW_IPS (none by default):
+    trusted from anyone, every client could pick the address its login attempts count against.
+    """
+    settings = desk.settings
+    proxies = settings.forwarded_allow_ips.strip()
+    return uvicorn.Config(create_app(desk), host=settings.web_host, port=settings.web_port, lifespan="off",
+                          proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None, **options)

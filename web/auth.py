@@ -7,13 +7,15 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from web.accounts import LOGIN_FAILED, Account, normalise_email
+from web import devices
+from web.accounts import LOGIN_FAILED, Account, PasswordChecksBusy, normalise_email
 from web.bodies import read_json
 from web.resources import WebResources
 from web.sessions import COOKIE
 
 LOGIN_MAX_BODY_BYTES = 4096
 LOGIN_THROTTLED = "Too many failed logins. Please wait and try again."
+LOGIN_BUSY = "We are checking many logins right now. Please try again in a moment."
 
 
 class LoginRequest(BaseModel):
@@ -36,8 +38,9 @@ async def current_account(request: Request) -> Account:
     return account
 
 
-def _profile(account: Account, desk: WebResources) -> dict[str, object]:
-    return {"email": account.email, "full_name": account.full_name, "tracing": desk.settings.tracing_enabled}
+def _profile(account: Account) -> dict[str, object]:
+    # No trace link or flag: traces are for operators, who read them in Phoenix with its own login.
+    return {"email": account.email, "full_name": account.full_name}
 
 
 async def login(request: Request) -> Response:
@@ -47,24 +50,29 @@ async def login(request: Request) -> Response:
     except ValidationError:
         raise HTTPException(422, "Enter an email and a password.") from None
     email = normalise_email(form.email)
+    # The peer's address: X-Forwarded-For counts only from FORWARDED_ALLOW_IPS (web/app.py).
     address = request.client.host if request.client else "unknown"
-    settings = desk.settings
-    # Each attempt reserves a slot before the password is checked, so concurrent guesses cannot
-    # all slip past the limit; a successful login gives its slot back (only failures count).
-    hits = [await desk.limiter.hit(bucket, limit=settings.login_max_attempts, window_s=settings.login_window_s)
-            for bucket in (f"login:address:{address}", f"login:email:{email}")]
-    if not all(hit.allowed for hit in hits):
-        retry = max(hit.retry_after_s for hit in hits if not hit.allowed)
-        return JSONResponse({"error": LOGIN_THROTTLED}, 429, headers={"Retry-After": str(retry)})
-    account = await desk.passwords.verify(desk.pool, email, form.password)
+    device = await desk.devices.recognise(request.cookies.get(devices.COOKIE), email)
+    # Each attempt reserves its slots before the password is checked, so concurrent guesses
+    # cannot all slip past the limit; a successful login gives them back (only failures count).
+    reservation = await desk.login_limits.reserve(address=address, email=email, device=device)
+    if reservation.retry_after_s is not None:
+        return JSONResponse({"error": LOGIN_THROTTLED}, 429, headers={"Retry-After": str(reservation.retry_after_s)})
+    try:
+        account = await desk.passwords.verify(desk.pool, email, form.password)
+    except PasswordChecksBusy:
+        await desk.login_limits.give_back(reservation)  # not a guess: nothing was checked
+        return JSONResponse({"error": LOGIN_BUSY}, 503, headers={"Retry-After": "1"})
     if account is None:
         return JSONResponse({"error": LOGIN_FAILED}, 401)
-    for hit in hits:
-        await desk.limiter.refund(hit)
-    token = await desk.sessions.create(account.email)
-    response = JSONResponse(_profile(account, desk))
-    response.set_cookie(COOKIE, token, max_age=desk.sessions.ttl_s, path="/", httponly=True,
-                        samesite="strict", secure=request.url.scheme == "https")
+    await desk.login_limits.give_back(reservation)
+    secure = request.url.scheme == "https"
+    response = JSONResponse(_profile(account))
+    response.set_cookie(COOKIE, await desk.sessions.create(account.email), max_age=desk.sessions.ttl_s, path="/",
+                        httponly=True, samesite="strict", secure=secure)
+    if device is None:
+        response.set_cookie(devices.COOKIE, await desk.devices.remember(account.email), max_age=desk.devices.ttl_s,
+                            path="/api/login", httponly=True, samesite="strict", secure=secure)
     return response
 
 
@@ -79,4 +87,4 @@ async def logout(request: Request) -> Response:
 
 
 async def me(request: Request) -> Response:
-    return JSONResponse(_profile(await current_account(request), resources(request)))
+    return JSONResponse(_profile(await current_account(request)))

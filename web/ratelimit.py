@@ -2,7 +2,12 @@
 
 One statement per hit: the upsert serialises concurrent hits on the row, so N simultaneous
 requests see the counts 1..N and exactly `limit` of them pass. Windows are aligned to the
-database clock (not each worker's), and a hit sweeps its bucket's past windows.
+database clock (not each worker's).
+
+The table stays bounded: every row carries the end of its window, and every hit also deletes up
+to `SWEEP_PER_HIT` rows whose window has ended, of any bucket. A hit adds at most one row and
+removes up to two stale ones, so stale rows never pile up — not even from buckets named after
+random emails, which are never hit again to sweep themselves.
 """
 
 from __future__ import annotations
@@ -13,10 +18,16 @@ from datetime import datetime
 
 import asyncpg
 
-_HIT = """
+SWEEP_PER_HIT = 2
+
+# SKIP LOCKED: concurrent hits sweep different stale rows instead of queueing on the same ones.
+_HIT = f"""
 WITH w AS (SELECT to_timestamp(floor(extract(epoch FROM clock_timestamp()) / $2) * $2) AS start),
-swept AS (DELETE FROM rate_limit_hits r USING w WHERE r.bucket = $1 AND r.window_start < w.start)
-INSERT INTO rate_limit_hits (bucket, window_start, hits) SELECT $1, w.start, 1 FROM w
+swept AS (DELETE FROM rate_limit_hits WHERE ctid = ANY(ARRAY(
+    SELECT ctid FROM rate_limit_hits WHERE expires_at < clock_timestamp()
+    ORDER BY expires_at LIMIT {SWEEP_PER_HIT} FOR UPDATE SKIP LOCKED)))
+INSERT INTO rate_limit_hits (bucket, window_start, expires_at, hits)
+SELECT $1, w.start, w.start + make_interval(secs => $2), 1 FROM w
 ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_hits.hits + 1
 RETURNING hits, window_start, extract(epoch FROM window_start - clock_timestamp()) + $2 AS left_s
 """

@@ -12,6 +12,8 @@ import httpx
 from db.connect import create_pool
 from pipeline import Pipeline, Settings
 from web.accounts import PasswordCheck
+from web.devices import KnownDevices
+from web.loginlimit import LoginLimits
 from web.ratelimit import RateLimiter
 from web.readiness import Readiness
 from web.sessions import SessionStore
@@ -24,6 +26,8 @@ class WebResources:
     pool: asyncpg.Pool
     sessions: SessionStore
     limiter: RateLimiter
+    login_limits: LoginLimits
+    devices: KnownDevices
     passwords: PasswordCheck
     readiness: Readiness
 
@@ -39,7 +43,13 @@ async def open_resources(settings: Settings, *, pipeline: Pipeline | None = None
         if pipeline is None:
             pipeline = await Pipeline.build(settings)
             stack.push_async_callback(pipeline.aclose)
+        passwords = PasswordCheck(threads=settings.password_hash_threads, queue=settings.password_hash_queue)
+        stack.callback(passwords.close)
+        limiter = RateLimiter(pool)
         yield WebResources(
             settings=settings, pipeline=pipeline, pool=pool,
-            sessions=SessionStore(pool, ttl_s=settings.session_ttl_s), limiter=RateLimiter(pool),
-            passwords=PasswordCheck(), readiness=Readiness(settings, pool, http))
+            sessions=SessionStore(pool, ttl_s=settings.session_ttl_s), limiter=limiter,
+            login_limits=LoginLimits(limiter, max_attempts=settings.login_max_attempts,
+                                     window_s=settings.login_window_s),
+            devices=KnownDevices(pool, ttl_s=settings.login_device_ttl_s),
+            passwords=passwords, readiness=Readiness(settings, pool, http))

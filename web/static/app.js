@@ -11,7 +11,6 @@ const OUTCOME_LABELS = {
 };
 
 const byId = (id) => document.getElementById(id);
-let profile = null;
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -42,7 +41,6 @@ function retryHint(response) {
 }
 
 function showLogin(message) {
-  profile = null;
   byId("who").hidden = true;
   byId("chat-view").hidden = true;
   byId("login-view").hidden = false;
@@ -51,7 +49,6 @@ function showLogin(message) {
 }
 
 function showChat(me) {
-  profile = me;
   byId("who-name").textContent = me.full_name ? `${me.full_name} · ${me.email}` : me.email;
   byId("who").hidden = false;
   byId("login-view").hidden = true;
@@ -83,12 +80,6 @@ class TurnView {
 
   started(event) {
     this.root.dataset.turnId = event.turn_id;
-    if (profile && profile.tracing) {
-      this.trace = el("a", "trace", "View trace");
-      this.trace.href = `/api/trace/${encodeURIComponent(event.trace_id)}`;
-      this.trace.target = "_blank";
-      this.trace.rel = "noopener noreferrer";
-    }
   }
 
   step(event) {
@@ -150,7 +141,6 @@ class TurnView {
 
   setMeta(text) {
     this.meta.replaceChildren(el("span", null, text));
-    if (this.trace) this.meta.append(" · ", this.trace);
   }
 
   fail(message) {

@@ -13,7 +13,7 @@ import uvicorn
 
 from evals.harness import free_port
 from pipeline import Pipeline, Settings
-from web.app import create_app
+from web.app import server_config
 from web.resources import WebResources, open_resources
 
 #: Limits high enough that tests sharing the session server never trip each other's.
@@ -49,9 +49,7 @@ async def serve_web(settings: Settings, pipeline: Pipeline, **overrides: object)
     """Serve `create_app` on a fresh port with `settings` changed by `overrides`."""
     settings = settings.model_copy(update={"web_port": free_port(), **overrides})
     async with open_resources(settings, pipeline=pipeline) as desk:
-        config = uvicorn.Config(create_app(desk), host=settings.web_host, port=settings.web_port, lifespan="off",
-                                log_level="warning", proxy_headers=True, timeout_graceful_shutdown=5)
-        server = _Server(config)
+        server = _Server(server_config(desk, log_level="warning", timeout_graceful_shutdown=5))
         task = asyncio.create_task(server.serve())
         while not server.started:
             if task.done():

@@ -78,16 +78,21 @@ async def test_wrong_credentials_get_one_generic_message(web_server: WebServer, 
 
 def _session_cookie(response: httpx.Response) -> Any:
     cookies = SimpleCookie()
-    cookies.load(response.headers["set-cookie"])
+    for header in response.headers.get_list("set-cookie"):
+        cookies.load(header)
     return cookies[COOKIE]
 
 
-@pytest.mark.parametrize(("forwarded_proto", "secure"), [(None, False), ("https", True)])
-async def test_session_cookie_flags(web_server: WebServer, demo_password: str, forwarded_proto: str | None,
-                                    secure: bool) -> None:
-    # Behind a TLS-terminating proxy on loopback, uvicorn takes the scheme from X-Forwarded-Proto.
+@pytest.mark.parametrize(("proxies", "forwarded_proto", "secure"), [
+    ("", None, False),
+    ("127.0.0.1", "https", True),  # behind a TLS-terminating proxy on loopback, listed in FORWARDED_ALLOW_IPS
+    ("", "https", False),  # the header from a client that is not a listed proxy counts for nothing
+])
+async def test_session_cookie_flags(desk_settings: Any, desk: Any, demo_password: str, proxies: str,
+                                    forwarded_proto: str | None, secure: bool) -> None:
     headers = {"x-forwarded-proto": forwarded_proto} if forwarded_proto else {}
-    async with web_server.client() as client:
+    async with serve_web(desk_settings, desk, forwarded_allow_ips=proxies, **ROOMY_LIMITS) as server, \
+            server.client() as client:
         response = await client.post("/api/login", json={"email": CUSTOMER.upper(), "password": demo_password},
                                      headers=headers)
     assert response.status_code == 200
@@ -97,7 +102,7 @@ async def test_session_cookie_flags(web_server: WebServer, demo_password: str, f
     assert cookie["samesite"].lower() == "strict"
     assert bool(cookie["secure"]) is secure
     assert cookie["path"] == "/"
-    assert int(cookie["max-age"]) == web_server.settings.session_ttl_s
+    assert int(cookie["max-age"]) == server.settings.session_ttl_s
 
 
 async def test_logout_revokes_the_session_server_side(web_server: WebServer, demo_password: str) -> None:
@@ -152,18 +157,19 @@ async def test_a_failing_database_gives_a_generic_500(desk_settings: Any, desk: 
     assert_safe_error(response)
 
 
-async def test_trace_link_redirects_to_phoenix_only_when_tracing(web_server: WebServer, desk_settings: Any,
-                                                                 desk: Any, demo_password: str) -> None:
-    trace_id = "0123456789abcdef0123456789abcdef"
-    async with web_server.logged_in(CUSTOMER, demo_password) as client:
-        assert (await client.get(f"/api/trace/{trace_id}")).status_code == 404  # tracing is off here
-    async with serve_web(desk_settings, desk, tracing_enabled=True, **ROOMY_LIMITS) as traced:
-        async with traced.logged_in(CUSTOMER, demo_password) as client:
-            response = await client.get(f"/api/trace/{trace_id}")
-            bad = await client.get("/api/trace/not-a-trace-id")
-        async with traced.client() as anonymous:
-            unauthenticated = await anonymous.get(f"/api/trace/{trace_id}")
-    assert response.status_code == 303
-    assert response.headers["location"] == f"{traced.settings.phoenix_url}/redirects/traces/{trace_id}"
-    assert bad.status_code == 404
-    assert unauthenticated.status_code == 401
+async def test_a_customer_gets_no_trace_link_or_trace_endpoint(desk_settings: Any, desk: Any,
+                                                               demo_password: str) -> None:
+    # Even with tracing on: traces are for operators, who read them in Phoenix behind its own login.
+    async with serve_web(desk_settings, desk, tracing_enabled=True, **ROOMY_LIMITS) as traced, \
+            traced.logged_in(CUSTOMER, demo_password) as client:
+        profile = (await client.get("/api/me")).json()
+        turn = await client.post("/api/chat", json={"message": "Where is my latest order?"})
+        trace_id = json.loads(turn.text.splitlines()[0])["trace_id"]
+        endpoint = await client.get(f"/api/trace/{trace_id}")
+        page = (await client.get("/")).text + (await client.get("/static/app.js")).text
+    assert set(profile) == {"email", "full_name"}
+    assert endpoint.status_code == 404
+    for where in (turn.text, page):
+        for link in ("/api/trace", "/redirects/traces", traced.settings.phoenix_url, f":{traced.settings.phoenix_port}",
+                     "View trace"):
+            assert link not in where

@@ -13,7 +13,7 @@ import yaml
 from playwright.async_api import Browser, Page, async_playwright, expect
 
 from db.tests.fixtures import require_system_binary
-from web.tests.fixtures import WebServer
+from web.tests.fixtures import ROOMY_LIMITS, WebServer, serve_web
 
 pytestmark = pytest.mark.browser
 JOURNEY = yaml.safe_load((Path(__file__).parent / "cases" / "browser.yaml").read_text(encoding="utf-8"))
@@ -134,3 +134,26 @@ async def test_untrusted_text_is_rendered_as_text(browser: Browser, web_server: 
         assert await page.evaluate("document.body.dataset.pwned") is None
     finally:
         await context.close()
+
+
+async def test_a_customer_sees_no_trace_link_even_with_tracing_on(browser: Browser, desk_settings: Any, desk: Any,
+                                                                  demo_password: str) -> None:
+    # Traces are for operators (Phoenix, behind its own login): not one link to them on the page.
+    async with serve_web(desk_settings, desk, tracing_enabled=True, **ROOMY_LIMITS) as traced:
+        context = await browser.new_context()
+        page = await context.new_page()
+        try:
+            await page.goto(traced.url)
+            await page.fill("#email", JOURNEY["customer"])
+            await page.fill("#password", demo_password)
+            await page.press("#password", "Enter")
+            await expect(page.locator("#chat-view")).to_be_visible()
+            turn = await _ask(page, "Where is my latest order?")
+            assert await turn.get_attribute("data-status") == "answered"
+            links = await page.locator("a").evaluate_all("links => links.map(a => a.href + ' ' + a.textContent)")
+            html = await page.content()
+        finally:
+            await context.close()
+    assert not [link for link in links if "trace" in link.lower() or str(traced.settings.phoenix_port) in link]
+    for leak in ("/api/trace", "/redirects/traces", traced.settings.phoenix_url, "View trace"):
+        assert leak not in html

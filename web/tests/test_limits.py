@@ -1,8 +1,10 @@
-"""Rate limits hold exactly under 50 concurrent requests, across two server instances sharing PostgreSQL."""
+"""Rate limits hold exactly under 50 concurrent requests across two server instances sharing PostgreSQL,
+cannot be reset by a spoofed header or turned against an account's owner, and stay bounded in size."""
 
 from __future__ import annotations
 
 import asyncio
+import secrets
 from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
@@ -11,6 +13,9 @@ from typing import Any
 import httpx
 import pytest
 
+from web import devices
+from web.loginlimit import LoginLimits
+from web.ratelimit import SWEEP_PER_HIT, RateLimiter
 from web.tests.fixtures import WebServer, serve_web
 
 CONCURRENT = 50
@@ -84,3 +89,76 @@ async def test_chat_limit_per_customer_holds_under_concurrency(two_workers: list
     count = await two_workers[0].desk.pool.fetchval(
         "SELECT hits FROM rate_limit_hits WHERE bucket = $1", f"chat:{CUSTOMER}")
     assert count == CONCURRENT
+
+
+async def _guess(server: WebServer, email: str, *, headers: dict[str, str] | None = None,
+                 source: str = "127.0.0.1", cookies: dict[str, str] | None = None) -> int:
+    async with server.client(transport=httpx.AsyncHTTPTransport(local_address=source), cookies=cookies) as client:
+        response = await client.post("/api/login", json={"email": email, "password": "not-the-password"},
+                                     headers=headers or {})
+    return response.status_code
+
+
+async def test_a_spoofed_forwarded_for_does_not_reset_the_address_limit(two_workers: list[WebServer]) -> None:
+    # No proxy is configured (the default), so X-Forwarded-For is the client's word and counts for nothing.
+    statuses = [await _guess(two_workers[0], f"spoof{i}@example.com", headers={"X-Forwarded-For": f"203.0.113.{i}"})
+                for i in range(LIMIT + 3)]
+    assert statuses == [401] * LIMIT + [429] * 3
+
+
+async def test_a_listed_proxy_s_forwarded_for_is_the_client_address(desk_settings: Any, desk: Any) -> None:
+    limits = {"login_max_attempts": LIMIT, "login_window_s": 300, "forwarded_allow_ips": "127.0.0.1"}
+    async with serve_web(desk_settings, desk, **limits) as proxied:
+        await proxied.desk.pool.execute("DELETE FROM rate_limit_hits")
+        # Behind the proxy each client is its own address: one client's guesses do not lock the others.
+        statuses = [await _guess(proxied, f"proxied{i}@example.com", headers={"X-Forwarded-For": f"203.0.113.{i}"})
+                    for i in range(LIMIT + 3)]
+    assert statuses == [401] * (LIMIT + 3)
+
+
+async def test_the_owner_of_a_locked_email_still_logs_in_from_a_browser_they_used(
+        two_workers: list[WebServer], demo_password: str) -> None:
+    server = two_workers[0]
+    async with server.logged_in(CUSTOMER, demo_password) as owner:
+        device = dict(owner.cookies)
+    assert devices.COOKIE in device
+    async with server.logged_in("ben.okafor@example.com", demo_password) as other_customer:
+        foreign_device = {devices.COOKIE: other_customer.cookies[devices.COOKIE]}
+    # A stranger locks the email from other addresses, one with a device cookie of their own account.
+    guesses = [await _guess(server, CUSTOMER, source=f"127.0.3.{i + 1}", cookies=foreign_device)
+               for i in range(LIMIT + 1)]
+    assert guesses == [401] * LIMIT + [429]
+    async with server.client() as new_browser:
+        locked = await new_browser.post("/api/login", json={"email": CUSTOMER, "password": demo_password})
+    assert locked.status_code == 429  # a browser never used for this account waits out the window
+    async with server.client(cookies=device) as known_browser:
+        # The owner's browser is limited on its own: their right password gets in at once.
+        assert (await known_browser.post("/api/login", json={"email": CUSTOMER, "password": demo_password})
+                ).status_code == 200
+    # The device bucket still limits guessing, should the device cookie itself be stolen.
+    stolen = [await _guess(server, CUSTOMER, source="127.0.4.1", cookies=device) for _ in range(LIMIT + 1)]
+    assert stolen == [401] * LIMIT + [429]
+
+
+async def test_random_email_attempts_leave_the_limit_table_bounded(two_workers: list[WebServer]) -> None:
+    pool = two_workers[0].desk.pool
+    gate = LoginLimits(RateLimiter(pool), max_attempts=LIMIT, window_s=300)
+    domain = f"{secrets.token_hex(4)}.example"
+    attempts = [gate.reserve(address="198.51.100.7", email=f"{secrets.token_hex(6)}@{domain}", device=None)
+                for _ in range(10_000)]
+    for start in range(0, len(attempts), 50):
+        await asyncio.gather(*attempts[start:start + 50])
+    rows = await pool.fetchval("SELECT count(*) FROM rate_limit_hits WHERE bucket LIKE $1 OR bucket = $2",
+                               f"login:email:%@{domain}", "login:address:198.51.100.7")
+    # The refused address stops there: its emails' buckets are never created, let alone kept.
+    assert rows == LIMIT + 1
+
+
+async def test_stale_limit_rows_of_any_bucket_are_swept(two_workers: list[WebServer]) -> None:
+    limiter = RateLimiter(two_workers[0].desk.pool)
+    for _ in range(1_000):  # buckets hit once and never again, as random emails from many addresses are
+        await limiter.hit(f"login:email:{secrets.token_hex(6)}@sweep.example", limit=LIMIT, window_s=1)
+    await asyncio.sleep(1.1)
+    for _ in range(1_000 // SWEEP_PER_HIT):
+        await limiter.hit("login:address:198.51.100.8", limit=LIMIT, window_s=300)
+    assert await two_workers[0].desk.pool.fetchval("SELECT count(*) FROM rate_limit_hits") == 1
