@@ -12,6 +12,10 @@ from typing import Any
 
 import httpx
 import pytest
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.trace import StatusCode
 from pydantic import SecretStr
 
 from cli.envfile import generated_secret
@@ -21,6 +25,7 @@ from pipeline.desk import CustomerSession, Pipeline
 from pipeline.events import Event, FinalEvent, TurnEvent
 from pipeline.settings import Settings
 from pipeline.tests.streams import drain
+from pipeline.tracescrub import ScrubbingProcessor
 from services.launch import RunningService, stop_service
 from services.phoenix import start_phoenix
 
@@ -152,3 +157,25 @@ async def test_a_turn_leaves_operator_facts_and_no_customer_data_in_phoenix(
     answer_text = final.answer.split("[ADDRESS]")[0].strip()
     for secret in (planted_address, "Quillfeather", marker, message, answer_text, CUSTOMER):
         assert secret not in everything, secret
+
+
+def test_the_scrubber_keeps_names_statuses_and_counts_and_drops_the_rest() -> None:
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(ScrubbingProcessor(SimpleSpanProcessor(exporter)))
+    secret = "14 Elm Street, Springfield"
+    rows = json.dumps({"response": {"rows": [{"delivery_address": secret}], "row_count": 1}})
+    with provider.get_tracer("test").start_as_current_span("execute_tool get-order-status", attributes={
+            "openinference.span.kind": "TOOL", "tool.name": "get-order-status", "output.value": rows,
+            "tool.parameters": json.dumps({"order_id": secret}), "user.id": CUSTOMER, "session.id": "customer-1"}):
+        pass
+    with pytest.raises(ValueError), provider.get_tracer("test").start_as_current_span("turn") as span:
+        span.add_event("note", {"text": secret, "exception.type": "ValueError"})
+        raise ValueError(f"no order at {secret}")
+    tool, turn = exporter.get_finished_spans()
+    assert dict(tool.attributes or {}) == {"openinference.span.kind": "TOOL", "tool.name": "get-order-status",
+                                           "supportdesk.tool.rows": 1}
+    assert turn.status.status_code is StatusCode.ERROR and turn.status.description is None
+    assert [(e.name, dict(e.attributes or {})) for e in turn.events] == [
+        ("note", {"exception.type": "ValueError"}), ("exception", {"exception.type": "ValueError"})]
+    provider.shutdown()
