@@ -69,3 +69,13 @@ def test_latency_by_outcome_and_step_from_run_logs(tmp_path: Path) -> None:
     assert report.steps["answered"]["agent"].p50 == 30.0
     assert report.steps["blocked"]["judge"].n == 2
     assert "recall" not in report.steps["blocked"], "skipped steps take no time and are not counted"
+
+
+def test_pass_k_counts_cases_that_went_right_in_every_run() -> None:
+    # Three cases, two runs each: c0 right twice, c1 wrong once, c2 wrong twice → pass^2 = 1/3.
+    runs = [(0, True), (0, True), (1, True), (1, False), (2, False), (2, False)]
+    results = [CaseResult(case_id=f"c{case}", turn_ids=[f"t{i}"], hit=ok, ok=ok, outcome="blocked")
+               for i, (case, ok) in enumerate(runs)]
+    metric = summarise("M", "d", results, repeat=2)
+    assert (metric.n, metric.hits, metric.repeat) == (6, 3, 2)
+    assert (metric.pass_k.n, metric.pass_k.hits, metric.pass_k.rate) == (3, 1, 0.3333)
