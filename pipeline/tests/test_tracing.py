@@ -111,6 +111,18 @@ async def test_phoenix_refuses_requests_without_a_login(phoenix: tuple[Settings,
         assert (await operator.get("/v1/projects")).status_code == 200
 
 
+async def test_operators_log_in_with_the_generated_password_not_phoenix_s_default(
+        phoenix: tuple[Settings, RunningService]) -> None:
+    settings, _ = phoenix
+    assert settings.phoenix_default_admin_initial_password is not None
+    password = settings.phoenix_default_admin_initial_password.get_secret_value()
+    async with httpx.AsyncClient(base_url=settings.phoenix_url, timeout=5, trust_env=False) as browser:
+        default = await browser.post("/auth/login", json={"email": "admin@localhost", "password": "admin"})
+        generated = await browser.post("/auth/login", json={"email": "admin@localhost", "password": password})
+        projects = await browser.get("/v1/projects")  # with the session cookie just set
+    assert (default.status_code, generated.status_code, projects.status_code) == (401, 204, 200)
+
+
 def _listening(pid: int) -> set[tuple[str, int]]:
     """(address, port) of every TCP socket process `pid` listens on, from /proc."""
     fds = Path(f"/proc/{pid}/fd")
@@ -136,8 +148,7 @@ def test_phoenix_listens_on_its_loopback_http_port_only(phoenix: tuple[Settings,
 async def test_a_turn_leaves_operator_facts_and_no_customer_data_in_phoenix(
         desk: Pipeline, phoenix: tuple[Settings, RunningService], planted_address: str) -> None:
     settings, _ = phoenix
-    marker = "a gift for my aunt Philippa Thistlewood"  # words found nowhere else, in a message the guards allow
-    message = f"Where is {ORDER} being delivered? It is {marker}."
+    message = f"Where is {ORDER} being delivered?"  # plain, so no guard's mood decides whether the test runs
     events, spans = await _traced_turn(desk, settings, message)
     final = events[-1]
     assert isinstance(final, FinalEvent) and final.status == "answered", final
@@ -155,7 +166,7 @@ async def test_a_turn_leaves_operator_facts_and_no_customer_data_in_phoenix(
 
     everything = json.dumps(spans)
     answer_text = final.answer.split("[ADDRESS]")[0].strip()
-    for secret in (planted_address, "Quillfeather", marker, message, answer_text, CUSTOMER):
+    for secret in (planted_address, "Quillfeather", message, "being delivered", answer_text, CUSTOMER):
         assert secret not in everything, secret
 
 
