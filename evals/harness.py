@@ -34,6 +34,7 @@ def private_settings(root: Path, **overrides: object) -> Settings:
         "postgres_reader_password": tricky_password(),
         "postgres_writer_password": tricky_password(),
         "supportdesk_demo_password": "demo-" + secrets.token_hex(4),
+        "guard_token": secrets.token_urlsafe(18),
         "postgres_port": free_port(),
         "embedded_pg_dir": root / "pg",
         "toolbox_port": free_port(),

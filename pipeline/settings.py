@@ -16,6 +16,14 @@ from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_vali
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from pipeline.errors import ConfigError
+from pipeline.settings_scope import (
+    REQUIRED,
+    Process,
+    env_var,
+    secret_fields,
+    secrets_used,
+    unknown_env_file_names,
+)
 
 MASKABLE_TYPES = ("EMAIL", "PHONE", "CARD", "IBAN", "SSN", "IP", "ADDRESS", "NAME")
 # Person names are off in the shop's answers, which greet the customer by name.
@@ -40,11 +48,19 @@ class Settings(BaseSettings):
     postgres_port: int = Field(5432, description="TCP port of the server (embedded too)")
     postgres_db: str = Field("supportdesk", description="Database name")
     postgres_user: str = Field("supportdesk", description="Application role: migrations, sessions, memory")
-    postgres_password: SecretStr = Field(description="Password of the application role (required)")
+    # The passwords are read as `*_given` (None when not given) so the guards can start without
+    # them; the `postgres_*_password` properties below are what database code uses.
+    postgres_password_given: SecretStr | None = Field(
+        None, validation_alias=_alias("POSTGRES_PASSWORD", "postgres_password"),
+        description="Password of the application role (required by the desk; never given to the guards)")
     postgres_reader_user: str = Field("supportdesk_reader", description="Role of the read tools")
-    postgres_reader_password: SecretStr = Field(description="Password of the reader role (required)")
+    postgres_reader_password_given: SecretStr | None = Field(
+        None, validation_alias=_alias("POSTGRES_READER_PASSWORD", "postgres_reader_password"),
+        description="Password of the reader role (required by the desk; never given to the guards)")
     postgres_writer_user: str = Field("supportdesk_writer", description="Role of the action-log tool")
-    postgres_writer_password: SecretStr = Field(description="Password of the writer role (required)")
+    postgres_writer_password_given: SecretStr | None = Field(
+        None, validation_alias=_alias("POSTGRES_WRITER_PASSWORD", "postgres_writer_password"),
+        description="Password of the writer role (required by the desk; never given to the guards)")
     embedded_pg_dir: Path = Field(Path(".supportdesk/pg"), description="Data folder of the embedded server")
     db_timeout_s: float = Field(5.0, gt=0, description="Connect and statement timeout, seconds")
 
@@ -67,7 +83,9 @@ class Settings(BaseSettings):
     masker_port: int = Field(10003, description="Masker port")
     masker_timeout_s: float = Field(2.0, gt=0, description="Masker read timeout, seconds")
     guard_connect_timeout_s: float = Field(0.5, gt=0, description="Connect timeout to either guard, seconds")
-    guard_token: SecretStr | None = Field(None, description="Optional shared bearer token pipeline <-> guards")
+    guard_token: SecretStr | None = Field(
+        None, description="Shared secret of the pipeline and the guards: bearer and reply keys derive from it "
+        "(required; make up generates it)")
     guard_max_body_bytes: int = Field(65536, gt=0, description="Largest JSON-RPC request a guard accepts, bytes")
     masker_types: Annotated[tuple[str, ...], NoDecode] = Field(
         DEFAULT_MASKED_TYPES,
@@ -163,7 +181,7 @@ class Settings(BaseSettings):
     )
 
     @field_validator(
-        "postgres_password", "postgres_reader_password", "postgres_writer_password", "guard_token",
+        "postgres_password_given", "postgres_reader_password_given", "postgres_writer_password_given", "guard_token",
         "google_api_key", "mem0_api_key", "litellm_api_key", "phoenix_secret", "phoenix_admin_secret",
         "phoenix_default_admin_initial_password", mode="after"
     )
@@ -184,6 +202,8 @@ class Settings(BaseSettings):
     @field_validator("masker_types", mode="after")
     @classmethod
     def _known_types(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        if not value:  # blank is a mistake, never "mask nothing": that would be a desk without a Masker
+            raise ValueError(f"must name at least one PII type of {list(MASKABLE_TYPES)}")
         unknown = sorted(set(value) - set(MASKABLE_TYPES))
         if unknown:
             raise ValueError(f"unknown PII types {unknown}; known: {list(MASKABLE_TYPES)}")
@@ -204,6 +224,22 @@ class Settings(BaseSettings):
         if self.supportdesk_model:
             return self.supportdesk_model
         return self.gemini_model if self.google_api_key is not None else "offline"
+
+    @property
+    def postgres_password(self) -> SecretStr:
+        return _given(self.postgres_password_given, "POSTGRES_PASSWORD")
+
+    @property
+    def postgres_reader_password(self) -> SecretStr:
+        return _given(self.postgres_reader_password_given, "POSTGRES_READER_PASSWORD")
+
+    @property
+    def postgres_writer_password(self) -> SecretStr:
+        return _given(self.postgres_writer_password_given, "POSTGRES_WRITER_PASSWORD")
+
+    @property
+    def guard_secret(self) -> SecretStr:
+        return _given(self.guard_token, "GUARD_TOKEN")
 
     @property
     def embedded_postgres(self) -> bool:
@@ -234,21 +270,40 @@ class Settings(BaseSettings):
         return "cloud" if self.mem0_api_key is not None else "embedded"
 
 
+def _given(value: SecretStr | None, variable: str) -> SecretStr:
+    # Unreachable through load_settings, which checks what each process requires.
+    if value is None:
+        raise ConfigError(f"{variable} is not given to this process")
+    return value
+
+
 def settings_hash(settings: Settings) -> str:
     """A short fingerprint of the configuration in force, for run logs and eval summaries."""
     # Secrets are dumped masked, so the hash identifies the configuration without revealing it.
     return hashlib.sha256(settings.model_dump_json().encode()).hexdigest()[:16]
 
 
-def load_settings(**overrides: object) -> Settings:
-    """Read the environment (and `.env`) once; turn validation errors into one clear ConfigError."""
+def load_settings(*, process: Process = "desk", **overrides: object) -> Settings:
+    """Read the environment (and `.env`) once for `process`; any problem is one clear ConfigError.
+
+    A misspelt desk variable in `.env`, an invalid value, or a secret `process` requires and was
+    not given stops start-up; secrets `process` does not use are dropped (`settings_scope`).
+    """
+    env_file = overrides.get("_env_file", Settings.model_config.get("env_file"))
+    problems = unknown_env_file_names(Path(str(env_file))) if isinstance(env_file, str | Path) else []
+    settings = None
     try:
-        return Settings(**overrides)  # type: ignore[arg-type]
+        settings = Settings(**overrides)  # type: ignore[arg-type]
     except ValidationError as exc:
-        problems = []
         for err in exc.errors():
             field = ".".join(str(part) for part in err["loc"]) or "settings"
             what = "is required but not set" if err["type"] == "missing" else err["msg"]
             problems.append(f"  {field.upper()}: {what}")
-        raise ConfigError("invalid settings:\n" + "\n".join(problems),
-                          user_message="The support desk is not configured:\n" + "\n".join(problems)) from None
+    if settings is not None:
+        problems += [f"  {env_var(name)}: is required but not set"
+                     for name in REQUIRED[process] if getattr(settings, name) is None]
+    if settings is not None and not problems:
+        used = secrets_used(settings, process)
+        return settings.model_copy(update={name: None for name in secret_fields() if name not in used})
+    raise ConfigError("invalid settings:\n" + "\n".join(problems),
+                      user_message="The support desk is not configured:\n" + "\n".join(problems))

@@ -7,6 +7,7 @@ start services before their own event loop matters, and a blocking wait keeps th
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -26,12 +27,16 @@ from pydantic_settings import NoDecode
 
 from pipeline.errors import GuardUnavailable, ServiceStartError
 from pipeline.settings import Settings
+from pipeline.settings_scope import Process, secret_fields, secrets_used
 
 GuardName = Literal["judge", "masker"]
 STDERR_TAIL_LINES = 40
 #: The guards export no traces (the pipeline's turn spans time each guard call), so a2a-sdk's
 #: eight no-op spans per request would cost ~0.15 ms of a 3 ms round-trip budget for nothing.
 GUARD_ONLY_ENV = {"OTEL_INSTRUMENTATION_A2A_SDK_ENABLED": "false"}
+#: Inherited variables a guard is not given: credentials of anything (a shell's PGPASSWORD, a
+#: provider key for LiteLLM). A guard needs none it is not handed through its settings.
+SECRET_LOOKING = re.compile(r"PASS|SECRET|TOKEN|KEY|CREDENTIAL|AUTH|^PG|DATABASE_URL|DSN", re.IGNORECASE)
 
 
 @dataclass
@@ -75,18 +80,23 @@ def _env_value(value: object, info: FieldInfo) -> str:
     return str(value)
 
 
-def service_environment(settings: Settings, base: Mapping[str, str]) -> dict[str, str]:
+def service_environment(settings: Settings, base: Mapping[str, str], process: Process = "desk") -> dict[str, str]:
     """`base` (PATH, HOME, ...) without any settings variable, plus `settings` as variables.
 
     Settings variables are dropped from `base` first, so a field left unset (None) in `settings`
-    is unset in the service too, whatever the parent environment says.
+    is unset in the service too, whatever the parent environment says. A guard (`process` judge
+    or masker) gets only the secrets it uses, and no inherited variable that looks like one.
     """
     fields = Settings.model_fields
     names = {env_var_name(name, info) for name, info in fields.items()}
     env = {key: value for key, value in base.items() if key.upper() not in names}
+    withheld: set[str] = set()
+    if process != "desk":
+        env = {key: value for key, value in env.items() if not SECRET_LOOKING.search(key)}
+        withheld = set(secret_fields()) - secrets_used(settings, process)
     for name, info in fields.items():
         value = getattr(settings, name)
-        if value is not None:
+        if value is not None and name not in withheld:
             env[env_var_name(name, info)] = _env_value(value, info)
     return env
 
@@ -135,12 +145,12 @@ def start_service(
 ) -> RunningService:
     """Run `python -m services.<name>` configured by `settings` (its host and port included).
 
-    The child's environment is `service_environment(settings, base_env)` plus `GUARD_ONLY_ENV`;
-    a guard that does not become healthy raises `GuardUnavailable`.
+    The child's environment is `service_environment(settings, base_env, name)` (no secret it
+    does not use) plus `GUARD_ONLY_ENV`; a guard that does not become healthy raises `GuardUnavailable`.
     """
     try:
         return start_process(name, [sys.executable, "-m", f"services.{name}"], url=guard_url(name, settings),
-                             env={**service_environment(settings, base_env), **GUARD_ONLY_ENV}, cwd=cwd,
+                             env={**service_environment(settings, base_env, name), **GUARD_ONLY_ENV}, cwd=cwd,
                              timeout_s=timeout_s, log_path=log_path)
     except ServiceStartError as exc:
         raise GuardUnavailable(exc.detail, guard=name) from exc

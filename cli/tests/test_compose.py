@@ -14,7 +14,7 @@ from db.tests.fixtures import require_system_binary
 
 ROOT = Path(__file__).resolve().parents[2]
 EXPECTED = {"postgres", "migrate", "toolbox", "judge", "masker", "phoenix", "web"}
-SECRETS = ("POSTGRES_PASSWORD=p\nPOSTGRES_READER_PASSWORD=r\nPOSTGRES_WRITER_PASSWORD=w\n"
+SECRETS = ("POSTGRES_PASSWORD=p\nPOSTGRES_READER_PASSWORD=r\nPOSTGRES_WRITER_PASSWORD=w\nGUARD_TOKEN=g\n"
            "PHOENIX_SECRET=s\nPHOENIX_ADMIN_SECRET=a\nPHOENIX_DEFAULT_ADMIN_INITIAL_PASSWORD=i\n")
 
 

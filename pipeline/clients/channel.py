@@ -7,6 +7,10 @@ errors we would map anyway, and its extra layers cost ~0.5 ms per call on this m
 `evals/benchmarks/bench_guards.py`). aiohttp rather than httpx because a guard call is on every
 turn's critical path twice: a loopback request costs p50 0.5 ms through aiohttp against 1.1 ms
 through httpx on this machine (a `/healthz` GET).
+
+Every reply must carry the guard's `proof` for this request and this text (`guards/proof.py`):
+a process answering on the guard's port without the shared token gets the turn to end in an
+error, never in its answer.
 """
 
 from __future__ import annotations
@@ -21,8 +25,9 @@ import aiohttp
 from a2a.types.a2a_pb2 import Message, Part, Role, SendMessageRequest
 from a2a.utils.constants import PROTOCOL_VERSION_1_0, VERSION_HEADER
 from google.protobuf.json_format import MessageToDict
-from pydantic import BaseModel, SecretStr, ValidationError
+from pydantic import BaseModel, ValidationError
 
+from guards.proof import PROOF_FIELD, GuardKeys
 from pipeline.clients.reply import WireReply
 from pipeline.errors import GuardProtocolError, GuardTimeout, GuardUnavailable
 from pipeline.settings import Settings
@@ -49,7 +54,7 @@ class GuardChannel:
         *,
         connect_timeout_s: float,
         read_timeout_s: float,
-        token: SecretStr | None = None,
+        keys: GuardKeys,
         http: aiohttp.ClientSession | None = None,
     ) -> None:
         self.guard = guard
@@ -59,9 +64,9 @@ class GuardChannel:
         self._timeout = aiohttp.ClientTimeout(
             total=connect_timeout_s + read_timeout_s, sock_connect=connect_timeout_s, sock_read=read_timeout_s
         )
-        self._headers = {VERSION_HEADER: PROTOCOL_VERSION_1_0, "Content-Type": _JSON, "Accept": _JSON}
-        if token is not None:
-            self._headers["Authorization"] = f"Bearer {token.get_secret_value()}"
+        self._keys = keys
+        self._headers = {VERSION_HEADER: PROTOCOL_VERSION_1_0, "Content-Type": _JSON, "Accept": _JSON,
+                         "Authorization": keys.authorization}
         self._owns_http = http is None
         self._http = http
         self._ids = itertools.count(1)
@@ -78,7 +83,8 @@ class GuardChannel:
             part = Part(text=text)
         except UnicodeEncodeError as exc:  # lone surrogates: no guard could ever read this text
             raise self._protocol("the text is not valid Unicode and cannot be sent") from exc
-        message = Message(message_id=uuid.uuid4().hex, role=Role.ROLE_USER, parts=[part])
+        message_id = uuid.uuid4().hex
+        message = Message(message_id=message_id, role=Role.ROLE_USER, parts=[part])
         body = {"jsonrpc": "2.0", "id": request_id, "method": "SendMessage",
                 "params": MessageToDict(SendMessageRequest(message=message))}
         try:
@@ -93,10 +99,18 @@ class GuardChannel:
         if not 200 <= status < 300:
             raise GuardUnavailable(f"{self.guard} at {self._url} answered HTTP {status}", guard=self.guard)
         data = self._data_part(raw, request_id)
+        if not isinstance(data, dict):
+            raise self._protocol("the data part is not an object")
+        proof = data.pop(PROOF_FIELD, None)
         try:
-            return reply_model.model_validate(data)
+            result = reply_model.model_validate(data)
         except ValidationError as exc:
             raise self._protocol(f"the data part is not a {reply_model.__name__}: {exc.errors()!r}") from exc
+        # Checked on the validated result, as the guard signed it: the wire turns integers into floats.
+        signed = result.model_dump(mode="json", exclude_none=True)
+        if not self._keys.verify(proof, self.guard, message_id, text, signed):
+            raise self._protocol("the reply's proof is missing or wrong: not the guard's answer to this request")
+        return result
 
     def _data_part(self, raw: bytes, request_id: int) -> Any:
         try:
@@ -135,7 +149,7 @@ class GuardClient:
             settings.judge_url if judge else settings.masker_url,
             connect_timeout_s=settings.guard_connect_timeout_s,
             read_timeout_s=settings.judge_timeout_s if judge else settings.masker_timeout_s,
-            token=settings.guard_token,
+            keys=GuardKeys.derive(settings.guard_secret),
             http=http,
         )
 

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pipeline.errors import ConfigError
 from pipeline.settings import Settings, load_settings
+from pipeline.settings_scope import Process, secret_fields
 from services.launch import env_var_name
 
 ENV_EXAMPLE = Path(__file__).resolve().parents[2] / ".env.example"
-SECRETS = {"postgres_password": "p", "postgres_reader_password": "r", "postgres_writer_password": "w"}
+SECRETS: dict[str, Any] = {"postgres_password": "p", "postgres_reader_password": "r", "postgres_writer_password": "w",
+           "guard_token": "g"}
 
 
 def test_every_setting_is_documented_and_listed_in_env_example() -> None:
@@ -47,7 +50,7 @@ def test_blank_secret_is_refused(secret: str, blank: str) -> None:
     ({"supportdesk_model": "litellm/ollama/llama3", "litellm_api_base": "http://127.0.0.1:1"},
      "litellm/ollama/llama3"),
 ])
-def test_model_selection(overrides: dict[str, str], model: str) -> None:
+def test_model_selection(overrides: dict[str, Any], model: str) -> None:
     assert load_settings(_env_file=None, **SECRETS, **overrides).model_name == model
 
 
@@ -56,6 +59,48 @@ def test_model_selection(overrides: dict[str, str], model: str) -> None:
     ({"supportdesk_model": "litellm/ollama/llama3"}, "needs LITELLM_API_BASE"),
     ({"masker_types": "EMAIL,PASSPORT"}, "unknown PII types"),
 ])
-def test_unbuildable_configuration_fails_at_start_up(overrides: dict[str, str], message: str) -> None:
+def test_unbuildable_configuration_fails_at_start_up(overrides: dict[str, Any], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         load_settings(_env_file=None, **SECRETS, **overrides)
+
+
+def test_a_blank_masker_types_stops_start_up() -> None:
+    with pytest.raises(ConfigError, match=r"MASKER_TYPES: .*must name at least one PII type"):
+        load_settings(_env_file=None, **SECRETS, masker_types="")
+
+
+def test_a_misspelt_setting_in_env_file_stops_start_up_naming_it(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text("GUARD_TOKN=x\nT_BUD_WALLS=3\nJUDGE_PORT=10002\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as raised:
+        load_settings(_env_file=env_file, **SECRETS)
+    assert "GUARD_TOKN: not a setting (did you mean GUARD_TOKEN?)" in raised.value.detail
+    assert "T_BUD_WALLS: not a setting (did you mean T_BUD_WALL?)" in raised.value.detail
+    assert "JUDGE_PORT" not in raised.value.detail
+
+
+def test_only_the_env_file_is_checked_and_only_for_our_prefixes(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process environment holds other software's POSTGRES_/WEB_ variables; SDKs own GOOGLE_ etc."""
+    env_file = tmp_path / ".env"
+    env_file.write_text("GOOGLE_CLOUD_PROJECT=p\nLITELLM_LOG=INFO\nCOMPOSE_PROJECT_NAME=desk\n", encoding="utf-8")
+    monkeypatch.setenv("POSTGRES_INITDB_ARGS", "--data-checksums")
+    monkeypatch.setenv("WEB_CONCURRENCY", "2")
+    assert load_settings(_env_file=env_file, **SECRETS).guard_token is not None
+
+
+@pytest.mark.parametrize("process", ["judge", "masker"])
+def test_a_guard_needs_only_the_guard_token_and_keeps_no_other_secret(process: Process) -> None:
+    settings = load_settings(_env_file=None, process=process, guard_token="g", google_api_key="k",
+                             supportdesk_model="offline", mem0_api_key="m", postgres_password="p")
+    held = {name for name in secret_fields() if getattr(settings, name) is not None}
+    assert held == {"guard_token"}
+    with pytest.raises(ConfigError, match="POSTGRES_PASSWORD is not given to this process"):
+        _ = settings.postgres_password
+    with pytest.raises(ConfigError, match="GUARD_TOKEN: is required"):
+        load_settings(_env_file=None, process=process)
+
+
+def test_a_judge_on_a_hosted_model_keeps_that_models_key() -> None:
+    settings = load_settings(_env_file=None, process="judge", guard_token="g", google_api_key="k", mem0_api_key="m")
+    assert settings.google_api_key is not None and settings.mem0_api_key is None

@@ -11,6 +11,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from guards.proof import GuardKeys
+from pipeline.errors import ConfigError
 from services.common.card import GuardSpec, build_agent_card
 from services.common.handler import Decide, GuardRequestHandler
 from services.common.middleware import BearerAuth, RequestBody
@@ -26,24 +28,30 @@ async def _healthz(_: Request) -> JSONResponse:
 
 
 def build_guard_app(
-    spec: GuardSpec, decide: Decide, *, url: str, token: SecretStr | None, max_body_bytes: int
+    spec: GuardSpec, decide: Decide, *, url: str, token: SecretStr | None, max_body_bytes: int,
+    max_text_chars: int | None = None, max_text_bytes: int | None = None,
 ) -> Starlette:
     """Card at both well-known paths, JSON-RPC (1.0 and 0.3 method names) at `/`, `/healthz`.
 
-    `url` is the address published in the card; the token, when set, guards everything but the
-    public paths (the card must stay readable: it is where clients learn that a token is needed).
+    `url` is the address published in the card. The token is required: its bearer guards
+    everything but the public paths (the card must stay readable: it is where clients learn that
+    a token is needed), and its reply key signs every answer (`guards/proof.py`).
     """
-    card = build_agent_card(spec, url, token_required=token is not None)
+    if token is None:
+        raise ConfigError("GUARD_TOKEN is required: without it the guard would answer any process, "
+                          "and the pipeline could not tell its answers from an impostor's")
+    keys = GuardKeys.derive(token)
+    handler = GuardRequestHandler(decide, spec.name, keys, max_text_chars=max_text_chars,
+                                  max_text_bytes=max_text_bytes)
+    card = build_agent_card(spec, url)
     routes = [
         *create_agent_card_routes(card, card_url=AGENT_CARD_WELL_KNOWN_PATH),
         *create_agent_card_routes(card, card_url=LEGACY_CARD_PATH),
         Route(HEALTH_PATH, _healthz, methods=["GET"]),
-        *create_jsonrpc_routes(GuardRequestHandler(decide, spec.name), DEFAULT_RPC_URL,
-                               enable_v0_3_compat=True),
+        *create_jsonrpc_routes(handler, DEFAULT_RPC_URL, enable_v0_3_compat=True),
     ]
     # Starlette applies the list outside-in: refuse a missing token before reading any body.
-    middleware = [Middleware(RequestBody, max_bytes=max_body_bytes)]
-    if token is not None:
-        auth = Middleware(BearerAuth, token=token.get_secret_value(), public_paths=PUBLIC_PATHS)
-        middleware.insert(0, auth)
-    return Starlette(routes=routes, middleware=middleware)
+    return Starlette(routes=routes, middleware=[
+        Middleware(BearerAuth, token=keys.bearer, public_paths=PUBLIC_PATHS),
+        Middleware(RequestBody, max_bytes=max_body_bytes),
+    ])

@@ -32,7 +32,7 @@ class GuardSpec:
     version: str = "1.0.0"
 
 
-def build_agent_card(spec: GuardSpec, url: str, *, token_required: bool) -> AgentCard:
+def build_agent_card(spec: GuardSpec, url: str) -> AgentCard:
     """Protocol 1.0 first (what SDK clients pick); the 0.3 interface lets 0.3 clients find us too."""
     rpc_url = url.rstrip("/") + "/"
     card = AgentCard(
@@ -52,11 +52,11 @@ def build_agent_card(spec: GuardSpec, url: str, *, token_required: bool) -> Agen
                        tags=list(spec.tags), input_modes=["text/plain"], output_modes=["application/json"])
         ],
     )
-    if token_required:
-        card.security_schemes[BEARER_SCHEME].CopyFrom(SecurityScheme(
-            http_auth_security_scheme=HTTPAuthSecurityScheme(
-                scheme="Bearer", description="Shared token between the desk pipeline and its guards."
-            )
-        ))
-        card.security_requirements.append(SecurityRequirement(schemes={BEARER_SCHEME: StringList()}))
+    card.security_schemes[BEARER_SCHEME].CopyFrom(SecurityScheme(
+        http_auth_security_scheme=HTTPAuthSecurityScheme(
+            scheme="Bearer", description="Derived from the token the desk pipeline shares with its guards; "
+            "every reply's data part carries a `proof` HMAC made with a second key derived from it."
+        )
+    ))
+    card.security_requirements.append(SecurityRequirement(schemes={BEARER_SCHEME: StringList()}))
     return card

@@ -38,6 +38,8 @@ from a2a.types.a2a_pb2 import (
 from a2a.utils.errors import InternalError, InvalidParamsError, UnsupportedOperationError
 from pydantic import BaseModel
 
+from guards.proof import PROOF_FIELD, GuardKeys
+
 logger = logging.getLogger(__name__)
 
 #: The guard's decision function: the message text in, a validated wire model out.
@@ -61,17 +63,32 @@ def message_text(params: SendMessageRequest) -> str:
 
 
 class GuardRequestHandler(RequestHandler):
-    """Runs `decide` on the message text and replies with its result as a data part."""
+    """Runs `decide` on the message text and replies with its result, signed, as a data part.
 
-    def __init__(self, decide: Decide, guard: str) -> None:
+    `max_text_chars`/`max_text_bytes` refuse a text longer than any the desk sends (the Judge's),
+    so no caller can make a guard work on more than the pipeline ever would.
+    """
+
+    def __init__(self, decide: Decide, guard: str, keys: GuardKeys, *, max_text_chars: int | None = None,
+                 max_text_bytes: int | None = None) -> None:
         self._decide = decide
         self._guard = guard
+        self._keys = keys
+        self._max_chars = max_text_chars
+        self._max_bytes = max_text_bytes
+
+    def _check_length(self, text: str) -> None:
+        too_many_chars = self._max_chars is not None and len(text) > self._max_chars
+        if too_many_chars or (self._max_bytes is not None and len(text.encode()) > self._max_bytes):
+            raise InvalidParamsError(message=f"The text is longer than the {self._guard} accepts.")
 
     async def on_message_send(self, params: SendMessageRequest, context: ServerCallContext) -> Message:
         text = message_text(params)
+        self._check_length(text)
         try:
             result = await self._decide(text)
             data = result.model_dump(mode="json", exclude_none=True)
+            data[PROOF_FIELD] = self._keys.sign(self._guard, params.message.message_id, text, data)
         except Exception:
             # The detail goes to our log only; the caller learns that no decision was made.
             logger.exception("%s failed to decide", self._guard)

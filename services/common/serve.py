@@ -10,13 +10,17 @@ from starlette.applications import Starlette
 
 from pipeline.errors import ConfigError
 from pipeline.settings import Settings, load_settings
+from pipeline.settings_scope import Process
 
 
-def run(name: str, build_app: Callable[[Settings], Starlette],
+def run(name: Process, build_app: Callable[[Settings], Starlette],
         address: Callable[[Settings], tuple[str, int]]) -> int:
-    """Read settings once, build the app once, serve until SIGTERM. 2 = configuration error."""
+    """Read settings once, build the app once, serve until SIGTERM. 2 = configuration error.
+
+    Settings are read for this guard: it needs GUARD_TOKEN and holds no other secret it does not use.
+    """
     try:
-        settings = load_settings()
+        settings = load_settings(process=name)
         app = build_app(settings)
     except ConfigError as exc:
         print(f"{name}: {exc.detail}", file=sys.stderr)

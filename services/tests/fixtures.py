@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from guards.proof import GuardKeys
 from pipeline.settings import Settings
 from services.launch import GuardName, start_service, stop_service
 
@@ -25,6 +26,15 @@ class GuardEndpoint:
     name: GuardName
     url: str
     settings: Settings
+
+    @property
+    def keys(self) -> GuardKeys:
+        return GuardKeys.derive(self.settings.guard_secret)
+
+    @property
+    def auth(self) -> dict[str, str]:
+        """The header that lets a caller in: the bearer derived from the guard's token."""
+        return {"Authorization": self.keys.authorization}
 
 
 @contextmanager

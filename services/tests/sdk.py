@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import httpx
@@ -13,6 +14,9 @@ from a2a.helpers import get_data_parts
 from a2a.types.a2a_pb2 import AgentCard, Message, Part, Role, SendMessageRequest
 from a2a.utils.constants import AGENT_CARD_WELL_KNOWN_PATH
 from pydantic import BaseModel
+
+from guards.proof import PROOF_FIELD
+from services.tests.fixtures import GuardEndpoint
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -48,29 +52,46 @@ def only_version(card: AgentCard, version: str) -> AgentCard:
     return narrowed
 
 
+MESSAGE_ID = "test-message"
+
+
 async def sdk_send(http: httpx.AsyncClient, card: AgentCard, text: str) -> list[Any]:
     """Send `text` with the SDK's client; return the reply's data parts."""
     client = ClientFactory(ClientConfig(streaming=False, httpx_client=http)).create(card)
     request = SendMessageRequest(
-        message=Message(message_id="test-message", role=Role.ROLE_USER, parts=[Part(text=text)])
+        message=Message(message_id=MESSAGE_ID, role=Role.ROLE_USER, parts=[Part(text=text)])
     )
     replies = [reply async for reply in client.send_message(request)]
     assert len(replies) == 1 and replies[0].HasField("message"), replies
     return get_data_parts(replies[0].message.parts)
 
 
-#: The SDK's client at one guard: the recording HTTP client and the guard's card.
-SdkGuard = tuple[RecordingHttp, AgentCard]
+@dataclass(frozen=True)
+class SdkGuard:
+    """The SDK's client at one guard: the recording HTTP client, the guard's card, the guard."""
+
+    http: RecordingHttp
+    card: AgentCard
+    guard: GuardEndpoint
 
 
 @asynccontextmanager
-async def sdk_guard(url: str) -> AsyncIterator[SdkGuard]:
-    """The SDK's client pointed at the guard at `url`, its card already fetched."""
-    async with sdk_http() as http:
-        yield http, await fetch_card(http, url)
+async def sdk_guard(guard: GuardEndpoint) -> AsyncIterator[SdkGuard]:
+    """The SDK's client (with the guard's bearer) pointed at `guard`, its card already fetched."""
+    async with sdk_http(guard.auth) as http:
+        yield SdkGuard(http, await fetch_card(http, guard.url), guard)
+
+
+def verified(guard: GuardEndpoint, text: str, data: dict[str, Any], model: type[ModelT]) -> ModelT:
+    """`data` validated as `model`, after checking the guard's proof for `text` (message MESSAGE_ID)."""
+    fields = dict(data)
+    result = model.model_validate({k: v for k, v in fields.items() if k != PROOF_FIELD})
+    signed = result.model_dump(mode="json", exclude_none=True)
+    assert guard.keys.verify(fields.get(PROOF_FIELD), guard.name, MESSAGE_ID, text, signed)
+    return result
 
 
 async def sdk_reply(sdk: SdkGuard, text: str, model: type[ModelT]) -> ModelT:
-    """Send `text` with the SDK's client; return its one data part validated as `model`."""
-    data = await sdk_send(*sdk, text)
-    return model.model_validate(data[0])
+    """Send `text` with the SDK's client; return its one data part, proof checked, as `model`."""
+    data = await sdk_send(sdk.http, sdk.card, text)
+    return verified(sdk.guard, text, data[0], model)

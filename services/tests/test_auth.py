@@ -1,4 +1,4 @@
-"""With GUARD_TOKEN set, JSON-RPC needs the bearer token; the card says so and stays public."""
+"""JSON-RPC needs the bearer derived from GUARD_TOKEN; the card says so and stays public; no token, no guard."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from a2a.utils.constants import AGENT_CARD_WELL_KNOWN_PATH
 from pydantic import SecretStr
 
 from db.tests.fixtures import free_port
+from guards.proof import GuardKeys
+from pipeline.errors import ConfigError
 from pipeline.settings import Settings
 from services.common import middleware
 from services.masker.app import build_app
@@ -19,6 +21,7 @@ from services.tests.sdk import fetch_card, sdk_http, sdk_send
 from services.tests.test_wire import assert_jsonrpc_error, post, send_message_body
 
 TOKEN = secrets.token_urlsafe(24)
+BEARER = GuardKeys.derive(SecretStr(TOKEN)).bearer
 
 
 def with_token(settings: Settings) -> Settings:
@@ -41,8 +44,9 @@ async def test_the_card_is_public_and_declares_the_bearer_scheme(locked_masker: 
 
 @pytest.mark.parametrize(
     "authorization",
-    [None, "Bearer", f"Bearer {TOKEN[:-1]}", f"Bearer {TOKEN}x", f"bearer{TOKEN}", TOKEN, f"Basic {TOKEN}"],
-    ids=["missing", "empty", "one-short", "one-long", "no-space", "bare", "basic"],
+    [None, "Bearer", f"Bearer {BEARER[:-1]}", f"Bearer {BEARER}x", f"bearer{BEARER}", BEARER, f"Basic {BEARER}",
+     f"Bearer {TOKEN}"],
+    ids=["missing", "empty", "one-short", "one-long", "no-space", "bare", "basic", "the-token-itself"],
 )
 async def test_requests_without_the_exact_token_are_refused(locked_masker: GuardEndpoint,
                                                             authorization: str | None) -> None:
@@ -57,7 +61,7 @@ async def test_requests_without_the_exact_token_are_refused(locked_masker: Guard
 
 
 async def test_the_sdk_client_with_the_token_is_answered(locked_masker: GuardEndpoint) -> None:
-    async with sdk_http({"Authorization": f"Bearer {TOKEN}"}) as http:
+    async with sdk_http({"Authorization": f"Bearer {BEARER}"}) as http:
         data = await sdk_send(http, await fetch_card(http, locked_masker.url), "Write to jo@example.com")
     assert data[0]["text"] == "Write to [EMAIL]"
 
@@ -81,4 +85,9 @@ async def test_the_token_is_compared_in_constant_time(base_settings: Settings,
         refused = await http.post("/", content=b"{}", headers={"Authorization": "Bearer guess"})
         card = await http.get(AGENT_CARD_WELL_KNOWN_PATH)
     assert refused.status_code == 401 and card.status_code == 200
-    assert compared == [(b"Bearer guess", f"Bearer {TOKEN}".encode())]
+    assert compared == [(b"Bearer guess", f"Bearer {BEARER}".encode())]
+
+
+def test_a_guard_app_cannot_be_built_without_a_token(base_settings: Settings) -> None:
+    with pytest.raises(ConfigError, match="GUARD_TOKEN is required"):
+        build_app(base_settings.model_copy(update={"guard_token": None}))

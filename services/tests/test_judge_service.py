@@ -22,7 +22,7 @@ RULE_EXAMPLES = [(rule.id, example) for rule in RULES.rules for example in rule.
 
 @pytest.fixture(scope="module")
 async def sdk(judge_service: GuardEndpoint) -> AsyncIterator[SdkGuard]:
-    async with sdk_guard(judge_service.url) as guard:
+    async with sdk_guard(judge_service) as guard:
         yield guard
 
 

@@ -11,24 +11,74 @@ from pathlib import Path
 import pytest
 
 from db.tests.fixtures import free_port
+from evals.harness import private_settings
 from pipeline.errors import GuardUnavailable
 from pipeline.settings import Settings
 from services.launch import GuardName, service_environment, start_service, stop_service
 
 
-@pytest.mark.parametrize(("name", "variable", "value"),
-                         [("judge", "POSTGRES_PASSWORD", None), ("masker", "MASKER_PORT", "not-a-port")])
+def run_guard(name: GuardName, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", f"services.{name}"], env=env, cwd=cwd,
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize(("name", "variable", "value", "message"), [
+    ("judge", "GUARD_TOKEN", None, "GUARD_TOKEN: is required but not set"),
+    ("masker", "GUARD_TOKEN", None, "GUARD_TOKEN: is required but not set"),
+    ("masker", "MASKER_TYPES", "", "MASKER_TYPES: Value error, must name at least one PII type"),
+    ("masker", "MASKER_PORT", "not-a-port", "MASKER_PORT"),
+], ids=["judge-without-token", "masker-without-token", "masker-types-blank", "masker-port-invalid"])
 def test_bad_settings_exit_2_with_a_clear_message(base_settings: Settings, tmp_path: Path, name: GuardName,
-                                                  variable: str, value: str | None) -> None:
-    env = service_environment(base_settings, os.environ)
-    env.pop(variable)
+                                                  variable: str, value: str | None, message: str) -> None:
+    env = service_environment(base_settings, os.environ, name)
+    env.pop(variable, None)
     if value is not None:
         env[variable] = value
-    done = subprocess.run([sys.executable, "-m", f"services.{name}"], env=env, cwd=tmp_path,
-                          capture_output=True, text=True, timeout=60)
+    done = run_guard(name, env, tmp_path)
     assert done.returncode == 2
-    assert variable in done.stderr
+    assert message in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_misspelt_setting_in_env_file_stops_start_up_naming_it(base_settings: Settings, tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("MASKER_TYPE=EMAIL\nSOMETHING_ELSE=1\n", encoding="utf-8")
+    done = run_guard("masker", service_environment(base_settings, os.environ, "masker"), tmp_path)
+    assert done.returncode == 2
+    assert "MASKER_TYPE: not a setting (did you mean MASKER_TYPES?)" in done.stderr
+    assert "SOMETHING_ELSE" not in done.stderr and "Traceback" not in done.stderr
+
+
+SECRETS = {"google_api_key": "g-key-1", "litellm_api_key": "l-key-2", "mem0_api_key": "m-key-3",
+           "supportdesk_demo_password": "demo-pw-4"}
+INHERITED = {"PGPASSWORD": "inherited-5", "OPENAI_API_KEY": "inherited-6", "AWS_SECRET_ACCESS_KEY": "inherited-7"}
+
+
+def _secret_values(settings: Settings) -> set[str]:
+    values = {getattr(settings, name).get_secret_value() for name in SECRETS}
+    values |= {settings.postgres_password.get_secret_value(), settings.postgres_reader_password.get_secret_value(),
+               settings.postgres_writer_password.get_secret_value()}
+    return values | set(INHERITED.values())
+
+
+@pytest.mark.parametrize("name", ["judge", "masker"])
+def test_a_running_guard_holds_no_database_password_or_unused_key(tmp_path: Path, name: GuardName) -> None:
+    """Read from the live process (/proc/<pid>/environ): the offline Judge and the Masker get no key at all."""
+    settings = private_settings(tmp_path, supportdesk_model="offline", **SECRETS)
+    service = start_service(name, settings, base_env={**os.environ, **INHERITED}, cwd=tmp_path, timeout_s=60)
+    try:
+        environ = Path(f"/proc/{service.process.pid}/environ").read_bytes().decode().split("\0")
+    finally:
+        stop_service(service)
+    values = {entry.split("=", 1)[1] for entry in environ if "=" in entry}
+    assert values & _secret_values(settings) == set()
+    assert settings.guard_secret.get_secret_value() in values
+
+
+def test_a_judge_on_a_hosted_model_gets_only_that_models_key(tmp_path: Path) -> None:
+    settings = private_settings(tmp_path, **SECRETS)
+    env = service_environment(settings, {**os.environ, **INHERITED}, "judge")
+    assert env["GOOGLE_API_KEY"] == SECRETS["google_api_key"]  # no SUPPORTDESK_MODEL: Gemini, with its key
+    assert set(env.values()) & (_secret_values(settings) - {SECRETS["google_api_key"]}) == set()
 
 
 def test_a_service_that_cannot_bind_is_reported_by_name(base_settings: Settings, tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ LEAVE_ALONE = masker_cases("leave_alone.yaml")
 
 @pytest.fixture(scope="module")
 async def sdk(masker_service: GuardEndpoint) -> AsyncIterator[SdkGuard]:
-    async with sdk_guard(masker_service.url) as guard:
+    async with sdk_guard(masker_service) as guard:
         yield guard
 
 

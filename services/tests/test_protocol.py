@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from guards.schema import MaskResult, Verdict
 from services.common.app import LEGACY_CARD_PATH
 from services.tests.fixtures import GuardEndpoint
-from services.tests.sdk import fetch_card, only_version, sdk_http, sdk_send
+from services.tests.sdk import fetch_card, only_version, sdk_http, sdk_send, verified
 
 REPLY_MODELS: dict[str, type[BaseModel]] = {"judge": Verdict, "masker": MaskResult}
 TEXT = "Hello, could you tell me when order 10042 will arrive?"
@@ -24,25 +24,26 @@ async def test_the_card_is_served_at_both_well_known_paths(guard_service: GuardE
         ("1.0", guard_service.url + "/"), ("0.3", guard_service.url + "/")
     }
     assert not card.capabilities.streaming
-    assert not card.security_requirements  # no token configured for these instances
+    assert len(card.security_requirements) == 1  # every guard requires the bearer
 
 
 @pytest.mark.parametrize(("version", "method"), [("1.0", "SendMessage"), ("0.3", "message/send")])
 async def test_the_sdk_client_gets_one_valid_data_part(guard_service: GuardEndpoint, version: str,
                                                       method: str) -> None:
-    async with sdk_http() as http:
+    async with sdk_http(guard_service.auth) as http:
         card = only_version(await fetch_card(http, guard_service.url), version)
         data = await sdk_send(http, card, TEXT)
         assert http.methods == [method]
     assert len(data) == 1
-    REPLY_MODELS[guard_service.name].model_validate(data[0])
+    verified(guard_service, TEXT, data[0], REPLY_MODELS[guard_service.name])
 
 
 async def test_the_verdict_never_echoes_the_message(judge_service: GuardEndpoint) -> None:
     marker = "Quentin Zebrafish-Oyelaran"
-    async with sdk_http() as http:
-        data = await sdk_send(http, await fetch_card(http, judge_service.url), f"Hi, I am {marker}. {TEXT}")
-    assert marker.lower() not in Verdict.model_validate(data[0]).reason.lower()
+    text = f"Hi, I am {marker}. {TEXT}"
+    async with sdk_http(judge_service.auth) as http:
+        data = await sdk_send(http, await fetch_card(http, judge_service.url), text)
+    assert marker.lower() not in verified(judge_service, text, data[0], Verdict).reason.lower()
 
 
 async def test_healthz_says_ok_and_nothing_else(guard_service: GuardEndpoint) -> None:

@@ -28,7 +28,11 @@ def assert_jsonrpc_error(response: httpx.Response, code: int) -> dict[str, Any]:
     return dict(payload)
 
 
-async def post(url: str, content: bytes | AsyncIterator[bytes], headers: dict[str, str] = HEADERS) -> httpx.Response:
+def authorized(guard: GuardEndpoint, headers: dict[str, str] = HEADERS) -> dict[str, str]:
+    return {**headers, **guard.auth}
+
+
+async def post(url: str, content: bytes | AsyncIterator[bytes], headers: dict[str, str]) -> httpx.Response:
     async with httpx.AsyncClient(trust_env=False, timeout=TIMEOUT) as http:
         return await http.post(url + "/", content=content, headers=headers)
 
@@ -37,7 +41,7 @@ async def post(url: str, content: bytes | AsyncIterator[bytes], headers: dict[st
 async def test_malformed_requests_get_the_right_error_code(guard_service: GuardEndpoint,
                                                            case: dict[str, Any]) -> None:
     body = bytes.fromhex(case["body_hex"]) if "body_hex" in case else case["body"].encode()
-    response = await post(guard_service.url, body)
+    response = await post(guard_service.url, body, authorized(guard_service))
     assert response.status_code == 200
     assert_jsonrpc_error(response, case["code"])
 
@@ -63,7 +67,7 @@ async def chunked(body: bytes, chunk: int = 4096) -> AsyncIterator[bytes]:
 @pytest.mark.parametrize("streamed", [False, True], ids=["content-length", "chunked"])
 async def test_a_body_over_the_limit_is_refused(guard_service: GuardEndpoint, streamed: bool) -> None:
     body = body_of_size(guard_service.settings.guard_max_body_bytes + 1)
-    response = await post(guard_service.url, chunked(body) if streamed else body)
+    response = await post(guard_service.url, chunked(body) if streamed else body, authorized(guard_service))
     assert response.status_code == 413
     assert_jsonrpc_error(response, -32600)
 
@@ -71,16 +75,31 @@ async def test_a_body_over_the_limit_is_refused(guard_service: GuardEndpoint, st
 @pytest.mark.parametrize("streamed", [False, True], ids=["content-length", "chunked"])
 async def test_a_body_at_the_limit_is_answered(guard_service: GuardEndpoint, streamed: bool) -> None:
     body = body_of_size(guard_service.settings.guard_max_body_bytes)
-    response = await post(guard_service.url, chunked(body) if streamed else body)
+    response = await post(guard_service.url, chunked(body) if streamed else body, authorized(guard_service))
     assert response.status_code == 200
-    assert "result" in response.json()
+    if guard_service.name == "judge":  # read, then refused: longer than any message the desk sends
+        assert_jsonrpc_error(response, -32602)
+    else:
+        assert "result" in response.json()
+
+
+@pytest.mark.parametrize(("extra", "answered"), [(0, True), (1, False)], ids=["at-the-cap", "one-over"])
+async def test_the_judge_reads_no_text_longer_than_the_desk_sends(judge_service: GuardEndpoint, extra: int,
+                                                                  answered: bool) -> None:
+    text = "a" * (judge_service.settings.max_message_chars + extra)
+    response = await post(judge_service.url, send_message_body(text), authorized(judge_service))
+    if answered:
+        assert "result" in response.json()
+    else:
+        assert "longer than the judge accepts" in assert_jsonrpc_error(response, -32602)["error"]["message"]
 
 
 async def test_sendmessage_without_the_protocol_header_is_refused(guard_service: GuardEndpoint) -> None:
-    response = await post(guard_service.url, send_message_body("hello"), {"Content-Type": "application/json"})
+    response = await post(guard_service.url, send_message_body("hello"),
+                          authorized(guard_service, {"Content-Type": "application/json"}))
     assert_jsonrpc_error(response, -32009)  # A2A VersionNotSupportedError
 
 
 async def test_the_service_still_answers_after_the_bad_requests(guard_service: GuardEndpoint) -> None:
-    response = await post(guard_service.url, send_message_body("Where is my parcel?"))
+    response = await post(guard_service.url, send_message_body("Where is my parcel?"), authorized(guard_service))
     assert "result" in response.json()

@@ -74,7 +74,7 @@ TOKEN = secrets.token_urlsafe(24)
 
 @pytest.fixture(scope="module")
 def locked_guards(base_settings: Settings, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
-    """Both guards requiring TOKEN; yields settings that carry it."""
+    """Both guards with their own TOKEN (not the session's); yields settings that carry it."""
     settings = base_settings.model_copy(update={
         "guard_token": SecretStr(TOKEN), "judge_port": free_port(), "masker_port": free_port(),
     })
@@ -89,9 +89,15 @@ async def test_the_clients_send_the_token(locked_guards: Settings) -> None:
         assert (await masker.mask("Mail jo@example.com")).text == "Mail [EMAIL]"
 
 
-@pytest.mark.parametrize("token", [None, "not-the-token"], ids=["no-token", "wrong-token"])
-async def test_without_the_token_the_clients_fail_closed(locked_guards: Settings, token: str | None) -> None:
-    settings = locked_guards.model_copy(update={"guard_token": SecretStr(token) if token else None})
+def test_a_client_without_a_token_cannot_be_built(locked_guards: Settings) -> None:
+    settings = locked_guards.model_copy(update={"guard_token": None})
+    for client in (JudgeClient, MaskerClient):
+        with pytest.raises(errors.ConfigError, match="GUARD_TOKEN"):
+            client(settings)
+
+
+async def test_with_another_token_the_clients_fail_closed(locked_guards: Settings) -> None:
+    settings = locked_guards.model_copy(update={"guard_token": SecretStr("not-the-token")})
     async with JudgeClient(settings) as judge, MaskerClient(settings) as masker:
         with pytest.raises(errors.GuardUnavailable) as judged:
             await judge.screen("Where is my order ORD-10042?")

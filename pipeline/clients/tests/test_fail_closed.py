@@ -8,13 +8,15 @@ from typing import Any
 
 import pytest
 import yaml
-from pydantic import BaseModel
+from pydantic import BaseModel, SecretStr
 
 from db.tests.fixtures import free_port
+from guards.proof import GuardKeys
+from guards.schema import MaskResult, Verdict
 from pipeline import errors
 from pipeline.clients import JudgeClient, MaskerClient
 from pipeline.clients.channel import GuardClient
-from pipeline.clients.tests.fake_guard import Reply, fake_guard
+from pipeline.clients.tests.fake_guard import Reply, Signer, fake_guard
 from pipeline.settings import Settings
 
 CASES = yaml.safe_load((Path(__file__).parent / "cases" / "broken_replies.yaml").read_text())
@@ -39,6 +41,32 @@ async def call(guard: str, settings: Settings, text: str | None = None) -> BaseM
         return await client.mask(text or "Mail jo@example.com")
 
 
+def signer(guard: str, settings: Settings, how: str) -> Signer:
+    """A proof maker: the guard's own (`genuine`), or one of an impostor's tries."""
+    keys = GuardKeys.derive(settings.guard_secret)
+    model: type[BaseModel] = Verdict if guard == "judge" else MaskResult
+
+    def sign(request: dict[str, Any], data: dict[str, Any]) -> str:
+        message = request["params"]["message"]
+        message_id, text, name, key = message["messageId"], message["parts"][0]["text"], guard, keys
+        signed = model.model_validate(data).model_dump(mode="json", exclude_none=True)
+        if how == "other-token":
+            key = GuardKeys.derive(SecretStr("a-token-the-impostor-made-up"))
+        elif how == "with-the-bearer":
+            key = GuardKeys(bearer=keys.bearer, reply_key=keys.bearer.encode())
+        elif how == "other-request":
+            message_id = "an-earlier-request"
+        elif how == "other-text":
+            text = "Mail [EMAIL]"
+        elif how == "other-guard":
+            name = "masker" if guard == "judge" else "judge"
+        else:
+            assert how == "genuine", how
+        return key.sign(name, message_id, text, signed)
+
+    return sign
+
+
 def expect(raises: str) -> type[errors.GuardUnavailable]:
     kind = getattr(errors, raises)
     assert issubclass(kind, errors.GuardUnavailable)
@@ -51,7 +79,8 @@ PAIRS = [(guard, case) for case in CASES for guard in case.get("guards", GUARDS)
 @pytest.mark.parametrize(("guard", "case"), PAIRS, ids=[f"{guard}-{case['name']}" for guard, case in PAIRS])
 async def test_broken_replies_raise_the_typed_error(base_settings: Settings, guard: str,
                                                     case: dict[str, Any]) -> None:
-    async with fake_guard(Reply(status=case.get("status", 200), body=case["body"])) as port:
+    sign = signer(guard, base_settings, case["signed"]) if "signed" in case else None
+    async with fake_guard(Reply(status=case.get("status", 200), body=case["body"], sign=sign)) as port:
         settings = pointed_at(base_settings, port)
         if case["raises"] is None:
             assert await call(guard, settings)
