@@ -7,8 +7,8 @@
 Writes `<runs dir>/eval-<UTC timestamp>/summary.json` and `report.html` (one self-contained page)
 beside the run logs `<runs dir>/<turn_id>.json`; prints the tables (or, with --json, the summary
 JSON on stdout). The headline and the gates (`evals/thresholds.toml`) use the `test` split. Exits 1
-when a gate is missed. `--publish` also writes the summary to `evals/results/latest.json`, which
-DESIGN.md quotes (a test keeps the two in step).
+when a gate is missed. `--publish` also writes the summary to `evals/results/latest.json` and
+refreshes the figures of DESIGN.md's gate and public-set rows from it (a test keeps them in step).
 """
 
 from __future__ import annotations
@@ -160,9 +160,13 @@ def run_command(args: argparse.Namespace) -> int:
     stamp = summary.finished_at.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
     paths = write_report(summary, Path(summary.runs_dir) / f"eval-{stamp}")
     if args.publish:
+        from evals import design_rows
+
         RESULTS.parent.mkdir(parents=True, exist_ok=True)
         RESULTS.write_text(published(summary), encoding="utf-8")
-        paths.append(RESULTS)
+        design = design_rows.DESIGN.read_text(encoding="utf-8")
+        design_rows.DESIGN.write_text(design_rows.update(design, summary), encoding="utf-8")
+        paths += [RESULTS, design_rows.DESIGN]
     if args.json:
         sys.stdout.write(summary.model_dump_json(indent=2) + "\n")
     else:
@@ -190,5 +194,5 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--thresholds", type=Path, default=THRESHOLDS, help="gate file (default: %(default)s)")
     parser.add_argument("--json", action="store_true", help="print the summary JSON on stdout instead of tables")
     parser.add_argument("--publish", action="store_true",
-                        help=f"also write the summary to {RESULTS} (the figures DESIGN.md quotes)")
+                        help=f"also write the summary to {RESULTS} and refresh DESIGN.md's eval rows from it")
     parser.set_defaults(handler=run_command)

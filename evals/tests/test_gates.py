@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cli.main import main
-from evals import runner
+from evals import design_rows, runner
 from evals.gates import THRESHOLDS, load_gates, rate_status
 from evals.intervals import Interval, interval
 from evals.report import EvalSummary
@@ -98,7 +98,13 @@ def test_a_deterministic_model_runs_once() -> None:
 def test_publish_writes_the_gates_without_per_case_texts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     summary = _summary(tmp_path, _gate("T-ATTACK-BLOCK", ">=", 0.97))
     monkeypatch.setattr(runner, "RESULTS", tmp_path / "results" / "latest.json")
+    design = tmp_path / "DESIGN.md"
+    prose, first = f"Prose quoting 12.3%.\n{design_rows.BEGIN}\n", "| T-ATTACK-BLOCK (our attacks) |"
+    design.write_text(f"{prose}{first} 1 | 50.0% | ≥ 1% | met |\n{design_rows.END}\n", encoding="utf-8")
+    monkeypatch.setattr(design_rows, "DESIGN", design)
     assert _eval(monkeypatch, summary, "--publish") == 0
+    refreshed = f"{prose}{first} 10 | 90.0% [59.6%–98.2%] (9/10) | ≥ 97% | not shown |\n{design_rows.END}\n"
+    assert design.read_text(encoding="utf-8") == refreshed
     published = EvalSummary.model_validate_json((tmp_path / "results" / "latest.json").read_text(encoding="utf-8"))
     assert published.gates == summary.gates
     assert summary.splits["test"].metrics["T-ATTACK-BLOCK"].failures, "the fixed set has a failing attack"
