@@ -27,6 +27,7 @@ from evals.benchmarks.bench_masker import ANSWERS
 from evals.harness import private_settings
 from guards.judge import JudgeEngine, RuleSet
 from guards.judge.model_tier import LlmJudgeTier
+from guards.proof import GuardKeys
 from pipeline.clients import JudgeClient, MaskerClient
 from pipeline.embedding import Embedder
 from pipeline.models.factory import build_llm
@@ -81,8 +82,9 @@ async def round_trips(calls: dict[str, tuple[Call, list[str]]], runs: int, block
 
 
 async def measure_services(settings: Settings, rule_texts: list[str], model_texts: list[str], runs: int) -> None:
+    bearer = {"Authorization": GuardKeys.derive(settings.guard_secret).authorization}
     async with JudgeClient(settings) as judge, MaskerClient(settings) as masker, \
-            httpx.AsyncClient(trust_env=False) as http:
+            httpx.AsyncClient(trust_env=False, headers=bearer) as http:
         card = await fetch_card(http, settings.judge_url)
 
         async def sdk_screen(text: str) -> object:
