@@ -22,6 +22,7 @@ import subprocess
 import tempfile
 import warnings
 from pathlib import Path
+from typing import IO
 
 with warnings.catch_warnings():
     # pgserver asks platformdirs for a runtime folder at import; we never use it.
@@ -37,12 +38,13 @@ BOOTSTRAP_SUPERUSER = "supportdesk_bootstrap"
 START_TIMEOUT_S = 30
 
 
-def _run_as_owner(args: list[str], *, timeout: float = START_TIMEOUT_S, stdin: str | None = None) -> str:
+def _run_as_owner(args: list[str], *, timeout: float = START_TIMEOUT_S, stdin: IO[str] | None = None,
+                  cwd: Path | None = None) -> str:
     """Run a bundled PostgreSQL program as the data folder's owner; returns its stdout and stderr."""
     user = SYSTEM_USER if os.geteuid() == 0 else None
     try:
         done = subprocess.run(args, user=user, check=True, capture_output=True, text=True, timeout=timeout,
-                              input=stdin)
+                              stdin=stdin, cwd=cwd)
     except subprocess.CalledProcessError as exc:
         raise DatabaseError(f"{Path(args[0]).name} failed: {exc.stderr.strip()[-2000:]}") from exc
     except subprocess.TimeoutExpired as exc:
@@ -107,13 +109,18 @@ class EmbeddedPostgres:
     def _single_user(self, database: str, *statements: str) -> None:
         """Run `statements` as the bootstrap superuser with the server stopped (no login, no port).
 
-        Statements are never logged (one holds a password); any ERROR fails the set up.
+        They reach the server through a private temporary file on its stdin, and are never logged
+        (one holds a password); any ERROR fails the set up. The server starts inside the data
+        folder (`-D .`), so it needs no right on the folders above it.
         """
-        output = _run_as_owner([
-            str(POSTGRES_BIN_PATH / "postgres"), "--single", "-D", str(self.pgdata),
-            "-c", "log_min_error_statement=panic", "-c", "log_statement=none", database,
-        ], stdin="".join(f"{statement.replace(chr(10), ' ')};\n" for statement in statements))
-        errors = [line.strip() for line in output.splitlines() if "ERROR:" in line]
+        with tempfile.TemporaryFile("w+", dir=self.pgdata.parent) as script:
+            script.write("".join(f"{statement.replace(chr(10), ' ')};\n" for statement in statements))
+            script.seek(0)
+            output = _run_as_owner([
+                str(POSTGRES_BIN_PATH / "postgres"), "--single", "-D", ".",
+                "-c", "log_min_error_statement=panic", "-c", "log_statement=none", database,
+            ], stdin=script, cwd=self.pgdata)
+        errors = [line.split("ERROR:", 1)[1].strip() for line in output.splitlines() if "ERROR:" in line]
         if errors:
             raise DatabaseError(f"setting up the embedded database failed: {errors[0][:500]}")
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -26,9 +28,16 @@ def require_system_binary(name: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def base_settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
-    """Settings for a private desk: temporary folders, free ports, generated secrets; nothing started."""
-    return private_settings(tmp_path_factory.mktemp("desk"))
+def base_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
+    """Settings for a private desk: temporary folders, free ports, generated secrets; nothing started.
+
+    The database folder is outside pytest's base folder: the server runs as another user, and every
+    pytest session that starts (another suite on this machine, say) makes that folder private to
+    its owner again, which would lock a running server out of its own files.
+    """
+    pg_root = Path(tempfile.mkdtemp(prefix="supportdesk-test-pg-"))
+    yield private_settings(tmp_path_factory.mktemp("desk"), embedded_pg_dir=pg_root / "pg")
+    shutil.rmtree(pg_root, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
