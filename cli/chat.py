@@ -29,6 +29,7 @@ from rich.text import Text
 from cli.render import EXIT_ERROR, TurnView, exit_code, printable
 from db.connect import connection
 from pipeline.errors import SupportdeskError
+from pipeline.redact import for_customer
 from pipeline.settings import Settings, load_settings
 from web.accounts import LOGIN_FAILED, PasswordCheck
 
@@ -109,7 +110,7 @@ async def _turn(pipeline: Pipeline, session: CustomerSession, text: str, out: Co
     if ndjson:
         async for event in events:
             view.apply(event)
-            print(event.model_dump_json(), flush=True)
+            print(for_customer(event).model_dump_json(), flush=True)
         return view
     with Live(view, console=out, refresh_per_second=12, transient=False) as live:
         async for event in events:

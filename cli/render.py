@@ -2,6 +2,8 @@
 
 Answers, reasons and tool arguments are untrusted: they become `Text` (never markup) with
 terminal control characters replaced, so nothing a model writes can restyle or move the cursor.
+The view holds only what a customer may see of each event (`pipeline.for_customer`): guard
+scores, rule ids, memory texts and tool notes never reach the terminal.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from pipeline import ErrorEvent, Event, FinalEvent, StepEvent, ToolEvent, TurnEvent
+from pipeline import ErrorEvent, Event, FinalEvent, StepEvent, ToolEvent, TurnEvent, for_customer
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 STEP_STYLES = {"started": "cyan", "ok": "green", "skipped": "dim", "blocked": "bold red", "failed": "bold red"}
@@ -48,6 +50,7 @@ class TurnView:
         self.end: FinalEvent | ErrorEvent | None = None
 
     def apply(self, event: Event) -> None:
+        event = for_customer(event)
         if isinstance(event, TurnEvent):
             self.turn = event
         elif isinstance(event, StepEvent):
@@ -85,8 +88,8 @@ class TurnView:
             return Panel(Text(printable(end.message)), title=title, border_style="red",
                          subtitle=_ms(end.latency_ms), subtitle_align="right")
         body = Text(printable(end.answer))
-        if end.status != "answered" and end.reason:
-            body.append(f"\nReason: {printable(end.reason)}", style="dim")
+        if end.reason:  # on an answered turn: the desk's note that a preference was not saved
+            body.append(f"\n{'Note' if end.status == 'answered' else 'Reason'}: {printable(end.reason)}", style="dim")
         title = f"blocked by {end.blocked_by}" if end.status == "blocked" and end.blocked_by else end.status
         usage = end.usage
         subtitle = (f"{usage.input_tokens} tokens in · {usage.output_tokens} out · "

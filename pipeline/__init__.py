@@ -3,6 +3,7 @@
     pipeline = await Pipeline.build(load_settings())
     async for event in pipeline.run_turn(CustomerSession(email), text):
         ...  # TurnEvent, StepEvent, ToolEvent, then FinalEvent or ErrorEvent
+        show(for_customer(event))  # what a customer may see of it (`pipeline/redact.py`)
     await pipeline.aclose()
 
 Names load on first use: `guards` imports `pipeline.errors`, and an eager import of the turn
@@ -17,7 +18,7 @@ _EXPORTS = {
     "ConfigError": "pipeline.errors", "SupportdeskError": "pipeline.errors",
     "ErrorEvent": "pipeline.events", "Event": "pipeline.events", "FinalEvent": "pipeline.events",
     "StepEvent": "pipeline.events", "ToolEvent": "pipeline.events", "TurnEvent": "pipeline.events",
-    "Usage": "pipeline.events", "parse_event": "pipeline.events",
+    "Usage": "pipeline.events", "parse_event": "pipeline.events", "for_customer": "pipeline.redact",
     "Settings": "pipeline.settings", "load_settings": "pipeline.settings",
     "trace_url": "pipeline.tracing",
 }

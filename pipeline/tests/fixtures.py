@@ -1,11 +1,16 @@
-"""Session fixture: the whole desk on loopback — PostgreSQL, Toolbox, Judge, Masker — and a Pipeline."""
+"""Session fixture: the whole desk on loopback — PostgreSQL, Toolbox, Judge, Masker — and a Pipeline;
+and a fresh customer of its own for a test that needs one."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 
 import pytest
+from argon2 import PasswordHasher
 
+from db.connect import connection
 from pipeline.desk import Pipeline
 from pipeline.settings import Settings
 from services.tests.fixtures import GuardEndpoint
@@ -18,3 +23,30 @@ async def desk(desk_settings: Settings, toolbox_server: ToolboxServer, judge_ser
     pipeline = await Pipeline.build(desk_settings)
     yield pipeline
     await pipeline.aclose()
+
+
+@dataclass(frozen=True)
+class FreshCustomer:
+    email: str
+    order_id: str
+
+
+@pytest.fixture()
+async def fresh_customer(desk_settings: Settings, demo_password: str) -> AsyncIterator[FreshCustomer]:
+    """A customer no other test knows (so their memories are theirs alone): the demo password and one
+    shipped order. Memories stay behind under the unique email; the rows are removed."""
+    email = f"fresh-{uuid.uuid4().hex[:12]}@example.com"
+    async with connection(desk_settings) as conn:
+        taken = {r[0] for r in await conn.fetch("SELECT order_id FROM customer_orders")}
+        order_id = next(f"ORD-{n}" for n in range(90000, 100000) if f"ORD-{n}" not in taken)
+        await conn.execute("INSERT INTO users (email, full_name, password_hash) VALUES ($1, 'Fresh Customer', $2)",
+                           email, PasswordHasher().hash(demo_password))
+        await conn.execute(
+            "INSERT INTO customer_orders (order_id, customer_email, delivery_address, status, items, order_date, "
+            "total_amount) VALUES ($1, $2, '7 Test Lane, Testford', 'shipped', '[\"kettle\"]', now(), 20)",
+            order_id, email)
+    yield FreshCustomer(email, order_id)
+    async with connection(desk_settings) as conn:
+        for table in ("actions_log", "customer_orders", "users"):
+            column = "email" if table == "users" else "customer_email"
+            await conn.execute(f"DELETE FROM {table} WHERE {column} = $1", email)
