@@ -6,22 +6,20 @@ the run log only.
 
 from __future__ import annotations
 
-import re
 from collections.abc import AsyncGenerator
 from contextlib import aclosing
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.types import Receive, Scope, Send
 
-from pipeline import CustomerSession, Event, for_customer, trace_url
+from pipeline import CustomerSession, Event, for_customer
 from web.auth import current_account, resources
 from web.bodies import read_json
 
 NDJSON = "application/x-ndjson"
-TRACE_ID = re.compile(r"[0-9a-f]{32}")
 
 
 class ChatRequest(BaseModel):
@@ -68,12 +66,3 @@ async def chat(request: Request) -> Response:
                             headers={"Retry-After": str(hit.retry_after_s)})
     events = desk.pipeline.run_turn(CustomerSession(account.email), message)
     return TurnStream(_lines(events), media_type=NDJSON, headers={"X-Accel-Buffering": "no"})
-
-
-async def trace(request: Request) -> Response:
-    await current_account(request)
-    trace_id = request.path_params["trace_id"]
-    settings = resources(request).settings
-    if not settings.tracing_enabled or not TRACE_ID.fullmatch(trace_id):
-        raise HTTPException(404, "No trace for that turn.")
-    return RedirectResponse(trace_url(settings, trace_id), 303)
