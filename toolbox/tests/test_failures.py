@@ -31,10 +31,11 @@ async def test_unreachable_toolbox_raises_within_timeout(base_settings: Settings
 
 def test_toolbox_does_not_start_when_its_jwks_port_is_taken(base_settings: Settings) -> None:
     """Whatever holds that port would publish the keys the Toolbox trusts: the desk stops instead."""
+    settings = base_settings.model_copy(update={"toolbox_jwks_port": free_port()})  # not the session desk's
     with socket.socket() as squatter:
-        squatter.bind(("127.0.0.1", base_settings.toolbox_jwks_port))
+        squatter.bind(("127.0.0.1", settings.toolbox_jwks_port))
         squatter.listen()
-        server = ToolboxServer(base_settings)
+        server = ToolboxServer(settings)
         with pytest.raises(ToolboxUnavailable, match="TOOLBOX_JWKS_PORT"):
             server.start()
     assert server.process is None, "the binary was never started"
