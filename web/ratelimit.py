@@ -21,10 +21,12 @@ import asyncpg
 SWEEP_PER_HIT = 2
 
 # SKIP LOCKED: concurrent hits sweep different stale rows instead of queueing on the same ones.
+# The sweep compares with now() (the statement's start), not clock_timestamp(): a volatile
+# function cannot drive the index, and the scan would then read every live row on every hit.
 _HIT = f"""
 WITH w AS (SELECT to_timestamp(floor(extract(epoch FROM clock_timestamp()) / $2) * $2) AS start),
 swept AS (DELETE FROM rate_limit_hits WHERE ctid = ANY(ARRAY(
-    SELECT ctid FROM rate_limit_hits WHERE expires_at < clock_timestamp()
+    SELECT ctid FROM rate_limit_hits WHERE expires_at < now()
     ORDER BY expires_at LIMIT {SWEEP_PER_HIT} FOR UPDATE SKIP LOCKED)))
 INSERT INTO rate_limit_hits (bucket, window_start, expires_at, hits)
 SELECT $1, w.start, w.start + make_interval(secs => $2), 1 FROM w
