@@ -26,8 +26,9 @@ from pipeline.events import Event, FinalEvent, TurnEvent
 from pipeline.settings import Settings
 from pipeline.tests.streams import drain
 from pipeline.tracescrub import ScrubbingProcessor
-from services.launch import RunningService, stop_service
-from services.phoenix import start_phoenix
+from services.launch import RunningService, start_process, stop_service
+from services.phoenix import READY_TIMEOUT_S, SERVE, phoenix_environment, start_phoenix
+from services.phoenix.admin import ADMIN_EMAIL, PHOENIX_DEFAULT_PASSWORD
 
 CUSTOMER = "ava.chen@example.com"
 ORDER = "ORD-10002"
@@ -190,3 +191,27 @@ def test_the_scrubber_keeps_names_statuses_and_counts_and_drops_the_rest() -> No
     assert [(e.name, dict(e.attributes or {})) for e in turn.events] == [
         ("note", {"exception.type": "ValueError"}), ("exception", {"exception.type": "ValueError"})]
     provider.shutdown()
+
+
+def test_a_phoenix_folder_from_before_authentication_loses_its_default_admin_password(
+        desk_settings: Settings, tmp_path: Path) -> None:
+    settings = desk_settings.model_copy(update={
+        "phoenix_port": free_port(), "phoenix_working_dir": tmp_path / "data", "phoenix_secret": _secret(),
+        "phoenix_admin_secret": _secret(), "phoenix_default_admin_initial_password": _secret()})
+    assert settings.phoenix_default_admin_initial_password is not None
+    settings.phoenix_working_dir.mkdir()
+    # As the desk ran Phoenix before: no authentication, so Phoenix created admin@localhost / admin.
+    old_env = {**phoenix_environment(settings, os.environ), "PHOENIX_ENABLE_AUTH": "false"}
+    del old_env["PHOENIX_DEFAULT_ADMIN_INITIAL_PASSWORD"]
+    python = str(settings.phoenix_venv / "bin" / "python")
+    stop_service(start_process("phoenix", [python, "-I", str(SERVE)], url=settings.phoenix_url, env=old_env,
+                               timeout_s=READY_TIMEOUT_S, log_path=tmp_path / "old.log"))
+    service = start_phoenix(settings, log_path=tmp_path / "phoenix.log")
+    try:
+        with httpx.Client(base_url=settings.phoenix_url, timeout=10, trust_env=False) as browser:
+            default = browser.post("/auth/login", json={"email": ADMIN_EMAIL, "password": PHOENIX_DEFAULT_PASSWORD})
+            ours = browser.post("/auth/login", json={
+                "email": ADMIN_EMAIL, "password": settings.phoenix_default_admin_initial_password.get_secret_value()})
+    finally:
+        stop_service(service)
+    assert (default.status_code, ours.status_code) == (401, 204)

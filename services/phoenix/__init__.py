@@ -16,7 +16,8 @@ from pathlib import Path
 
 from pipeline.errors import ServiceStartError
 from pipeline.settings import Settings
-from services.launch import RunningService, start_process
+from services.launch import RunningService, start_process, stop_service
+from services.phoenix.admin import secure_default_admin
 
 #: Phoenix is ready in ~10 s on this machine; give a loaded machine room.
 READY_TIMEOUT_S = 90.0
@@ -62,6 +63,12 @@ def start_phoenix(settings: Settings, *, base_env: Mapping[str, str] | None = No
         raise ServiceStartError(f"Phoenix is not installed in {settings.phoenix_venv} (`make up` or `make test` "
                                 "installs it)")
     settings.phoenix_working_dir.mkdir(parents=True, exist_ok=True)
-    return start_process("phoenix", [str(python), "-I", str(SERVE)],
-                         url=settings.phoenix_url, env=phoenix_environment(settings, base_env or os.environ),
-                         timeout_s=READY_TIMEOUT_S, log_path=log_path)
+    service = start_process("phoenix", [str(python), "-I", str(SERVE)],
+                            url=settings.phoenix_url, env=phoenix_environment(settings, base_env or os.environ),
+                            timeout_s=READY_TIMEOUT_S, log_path=log_path)
+    try:
+        secure_default_admin(settings)
+    except BaseException:
+        stop_service(service)
+        raise
+    return service
