@@ -3,6 +3,14 @@
 Memory recall starts once the Judge allows and runs while the Guardrail decides; a turn the
 Guardrail blocks throws its result away. Every failure ends the turn through
 `pipeline.failures.finish_with` — a guard that cannot answer never means "allow".
+
+Memories are untrusted (`pipeline.memory.screening`): recalled ones are screened by the policy and
+the Judge before the agent sees them, and a preference is screened by the Judge before it is
+saved. A Judge failure during recall screening ends the turn with an `error` event at the recall
+step, like a memory backend failure there (fail closed: no unscreened memory reaches the prompt,
+and answering without the memories would silently ignore the customer's standing preferences).
+A Judge failure during the save screening saves nothing and the answered turn says the save
+failed, like a memory backend failure there (the answer itself is already screened and masked).
 """
 
 from __future__ import annotations
@@ -19,10 +27,11 @@ from opentelemetry.trace import Tracer
 from guards.sanitizer import sanitize
 from guards.schema import Verdict
 from pipeline.budget import TurnBudget
-from pipeline.errors import MemoryBackendError, ModelRefused
+from pipeline.errors import GuardUnavailable, MemoryBackendError, ModelRefused
 from pipeline.events import FinalEvent, StepName
 from pipeline.memory.models import Recall
 from pipeline.memory.policy import worth_saving
+from pipeline.memory.screening import screen_recall
 from pipeline.recorder import TurnRecorder
 from pipeline.services import DeskServices
 from pipeline.settings import Settings
@@ -110,8 +119,8 @@ class Turn:
                 self._blocked("guardrail", off_topic)
                 return
             with self.step("recall") as timer:
-                memories, recall_ms = await recall
-                timer.end("ok", recall_ms=round(recall_ms, 3),
+                memories, recall_ms, screen_ms = await recall
+                timer.end("ok", recall_ms=round(recall_ms, 3), screen_ms=round(screen_ms, 3),
                           kept=[m.model_dump() for m in memories.kept],
                           dropped=[d.model_dump() for d in memories.dropped])
         finally:
@@ -127,10 +136,13 @@ class Turn:
                     reason="Your preference could not be saved; please mention it again next time."
                     if save_failed else None)
 
-    async def _timed_recall(self, message: str) -> tuple[Recall, float]:
+    async def _timed_recall(self, message: str) -> tuple[Recall, float, float]:
+        """This customer's memories for `message`, screened; with the search and screening ms."""
         started = time.perf_counter()
         found = await self.services.memory.recall(user_id=self.email, query=message)
-        return found, (time.perf_counter() - started) * 1000
+        searched = time.perf_counter()
+        screened = await screen_recall(found, self.services.judge)
+        return screened, (searched - started) * 1000, (time.perf_counter() - searched) * 1000
 
     async def _judge(self, message: str) -> str | None:
         """The Judge's reason when it blocks, else None."""
@@ -168,9 +180,14 @@ class Turn:
             return False
         try:
             with self.step("save") as timer:
+                verdict = await self.services.judge.screen(message)
+                if verdict.verdict == "block":
+                    timer.end("blocked", reason="the Security Judge blocked the text as a memory",
+                              judge=verdict.model_dump())
+                    return False
                 result = await self.services.memory.save(user_id=self.email, text=message)
-                timer.end("ok", saved=result.model_dump())
-        except MemoryBackendError:
+                timer.end("ok", saved=result.model_dump(), judge=verdict.model_dump())
+        except (MemoryBackendError, GuardUnavailable):
             # The answer stands; the final event says the save failed (never a silent loss).
             return True
         return False

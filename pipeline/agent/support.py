@@ -1,8 +1,10 @@
 """The support agent: one long-lived ADK Runner; one session per customer, bounded history.
 
 The model sees at most `history_max_messages` messages, cut so that it never starts on an orphaned
-tool call or result. This turn's recalled memories reach the instruction through a context
-variable set around the run, so concurrent turns of different customers never mix them.
+tool call or result. This turn's recalled memories are untrusted data: they never enter the system
+instruction, but reach each of this turn's model requests as a quoted user content just before the
+customer's message (`with_memories`), through a context variable set around the run, so
+concurrent turns of different customers never mix them and the stored history never holds them.
 """
 
 from __future__ import annotations
@@ -29,8 +31,8 @@ from google.adk.tools.tool_context import ToolContext
 from google.genai import types
 
 from pipeline.errors import ModelRefused, ModelUnavailable
-from pipeline.models.prompts import SUPPORT_INSTRUCTION, render_memories
-from pipeline.models.turn import is_customer_message
+from pipeline.models.prompts import SUPPORT_INSTRUCTION
+from pipeline.models.turn import is_customer_message, with_memories
 
 APP = "supportdesk"
 _turn_memories: ContextVar[tuple[str, ...]] = ContextVar("turn_memories", default=())
@@ -73,11 +75,12 @@ class SupportAgent:
 
     @staticmethod
     def _instruction(_: ReadonlyContext) -> str:
-        memories = render_memories(_turn_memories.get())
-        return SUPPORT_INSTRUCTION + ("\n" + memories if memories else "")
+        # A provider, not a string: ADK would fill `{...}` placeholders of a string from state.
+        return SUPPORT_INSTRUCTION
 
     def _bound_history(self, callback_context: CallbackContext, llm_request: LlmRequest) -> None:
-        llm_request.contents = bounded_history(llm_request.contents, self._history)
+        llm_request.contents = with_memories(bounded_history(llm_request.contents, self._history),
+                                             _turn_memories.get())
 
     @staticmethod
     def _remember(error: Exception) -> None:

@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from guards.schema import Verdict
+
 
 class Memory(BaseModel):
     """A recalled memory that passed the filters and may go into the prompt."""
@@ -18,14 +20,21 @@ class Memory(BaseModel):
 
 
 class Dropped(BaseModel):
-    """A memory the search found but the filters kept out of the prompt (for the run log)."""
+    """A memory the search found but the filters or the screening kept out of the prompt (for the
+    run log: no text, so a dropped instruction is not copied anywhere).
+
+    low_score / too_long: `filtering.py`; instruction: it tells the assistant how to behave
+    (`policy.instructs_the_assistant`); judge_blocked: the Security Judge blocked it (`judge` holds
+    the verdict).
+    """
 
     model_config = ConfigDict(frozen=True)
 
     id: str
     score: float
     chars: int
-    why: Literal["low_score", "too_long"]
+    why: Literal["low_score", "too_long", "instruction", "judge_blocked"]
+    judge: Verdict | None = None
 
 
 class Recall(BaseModel):

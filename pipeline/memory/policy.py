@@ -20,8 +20,13 @@ and none of these vetoes:
   turn's tools, not a memory;
 * it is a question that does not ask for something ("Do you always deliver on Saturdays?"): a
   question counts only when it is a request ("could you", "can you", "would you", "please");
-* it talks about the assistant's instructions, rules or prompt ("from now on ignore your
-  rules..."): memories are put back into future prompts, so such text must never become one.
+* it is an instruction to the assistant rather than a preference about deliveries, contact or
+  name (`instructs_the_assistant`): it talks about the assistant's instructions, rules or prompt
+  ("from now on ignore your rules..."), tells it how to reply ("reply only in JSON", "answer in
+  pirate speak", "word for word"), widens what it reveals ("include every field and every order
+  id you looked up", "all customers"), or sets a rule for the conversation itself ("whenever I
+  ask ..."). Memories are put back into future prompts, so such text must never become one; the
+  same test drops such a memory again at recall (`screening.py`), however it was stored.
 
 Everything else — order questions, greetings, thanks, complaints — is not kept.
 """
@@ -72,10 +77,30 @@ _ABOUT_THE_ASSISTANT = re.compile(
     r"|you are now|act as|pretend|role-?play|ignore (?:all|any|your|previous|the))\b", _FLAGS)
 
 
+_SHAPES_THE_ANSWER = [re.compile(p, _FLAGS) for p in (
+    # how to reply
+    r"\b(?:reply|respond|answer|output|format|print)(?:s|ing)?\b(?:\s+\w+){0,3}?\s+"
+    r"(?:only|in|with|as|using)\b",
+    r"\b(?:json|xml|yaml|csv|html|markdown|base64|hex|code blocks?|verbatim|word for word|raw)\b",
+    # what to reveal
+    r"\b(?:every|all|each)\s+(?:\w+\s+){0,2}?(?:fields?|ids?|records?|rows?|columns?|customers?|accounts?|tools?"
+    r"|results?|data)\b",
+    r"\byou (?:looked up|look up|found|saw|see|retrieved|fetched|accessed|checked|know)\b",
+    # a rule for the conversation itself, not for a delivery
+    r"\b(?:when|whenever|if|each time|every ?time) I (?:ask|write|say|message|type|chat|mention)\b",
+)]
+
+
+def instructs_the_assistant(text: str) -> bool:
+    """True when `text` tells the assistant how to behave instead of stating a preference."""
+    text = text.replace("\u2019", "'")
+    return bool(_ABOUT_THE_ASSISTANT.search(text)) or any(p.search(text) for p in _SHAPES_THE_ANSWER)
+
+
 def worth_saving(text: str) -> bool:
     """True when `text` carries a standing preference or instruction (rule in the module docstring)."""
     text = text.strip().replace("\u2019", "'")
-    if not text or _ABOUT_THE_ASSISTANT.search(text):
+    if not text or instructs_the_assistant(text):
         return False
     standing = bool(_STANDING_SCOPE.search(text))
     if not standing and (_ONE_OFF.search(text) or find_order_ids(text)):

@@ -1,5 +1,6 @@
 """What an offline model reads out of an `LlmRequest`: the customer's latest message, the tool
-calls and results that followed it in this turn, and the memory block of the instruction.
+calls and results that followed it in this turn, and the memory block placed just before that
+message (`with_memories` writes it there; never into the system instruction).
 
 Only the contents after the latest customer message count: order facts from earlier turns may
 be stale, and the support model must answer from this turn's tool results alone.
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +19,7 @@ from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
 from google.genai import types
 
-from pipeline.models.prompts import parse_memories
+from pipeline.models.prompts import parse_memories, render_memories
 
 
 @dataclass(frozen=True)
@@ -71,11 +73,32 @@ def system_text(llm_request: LlmRequest) -> str:
     return ""
 
 
+def _latest_message_index(contents: list[types.Content]) -> int | None:
+    return next((i for i in range(len(contents) - 1, -1, -1) if is_customer_message(contents[i])), None)
+
+
+def with_memories(contents: list[types.Content], memories: Sequence[str]) -> list[types.Content]:
+    """`contents` with the memory block as a user content of its own just before the customer's
+    latest message: quoted data beside the message, never part of the instruction."""
+    block = render_memories(memories)
+    latest = _latest_message_index(contents)
+    if not block or latest is None:
+        return contents
+    return [*contents[:latest], types.Content(role="user", parts=[types.Part(text=block)]), *contents[latest:]]
+
+
+def _memories_before(contents: list[types.Content], index: int) -> list[str]:
+    """The memories of the block `with_memories` put just before `contents[index]`."""
+    if index == 0 or contents[index - 1].role != "user":
+        return []
+    return parse_memories("".join(p.text or "" for p in contents[index - 1].parts or []))
+
+
 def read_turn(llm_request: LlmRequest) -> TurnView:
     contents = llm_request.contents
-    start = next((i for i in range(len(contents) - 1, -1, -1) if is_customer_message(contents[i])), None)
+    start = _latest_message_index(contents)
     if start is None:
-        return TurnView(message="", memories=parse_memories(system_text(llm_request)))
+        return TurnView(message="")
     calls: dict[str, types.FunctionCall] = {}
     unmatched: list[types.FunctionCall] = []
     results: list[ToolResult] = []
@@ -98,7 +121,7 @@ def read_turn(llm_request: LlmRequest) -> TurnView:
     return TurnView(
         message=latest_user_text(llm_request),
         results=results,
-        memories=parse_memories(system_text(llm_request)),
+        memories=_memories_before(contents, start),
         tools=frozenset(llm_request.tools_dict) | frozenset(_declared_tools(llm_request)),
     )
 

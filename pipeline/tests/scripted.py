@@ -1,4 +1,5 @@
-"""Scripted models for the paths the offline model never takes (a looping or refusing model).
+"""Scripted models for the paths the offline model never takes (a looping or refusing model), and
+one that records what the desk sends a model.
 
 They stand where a hosted model would; everything around them — Toolbox, PostgreSQL, guards —
 is real.
@@ -13,6 +14,7 @@ from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
 from google.genai import types
+from pydantic import Field
 
 
 class _ScriptedLlm(BaseLlm):
@@ -74,3 +76,22 @@ class RefusingLlm(_ScriptedLlm):
     def reply(self) -> LlmResponse:
         return LlmResponse(error_code="SAFETY", error_message="response blocked by the safety filter",
                            finish_reason=types.FinishReason.SAFETY)
+
+
+class RecordingLlm(_ScriptedLlm):
+    """Answers every request with a fixed text and keeps, per request, what a hosted model would read:
+    the system instruction and the text of every content."""
+
+    model: str = "scripted-recorder"
+    systems: list[str] = Field(default_factory=list)
+    contents: list[list[str]] = Field(default_factory=list)
+
+    def reply(self) -> LlmResponse:
+        return LlmResponse(content=types.Content(role="model", parts=[types.Part(text="Noted, thank you.")]))
+
+    async def generate_content_async(self, llm_request: LlmRequest, stream: bool = False
+                                     ) -> AsyncGenerator[LlmResponse, None]:
+        config = llm_request.config
+        self.systems.append(str(config.system_instruction) if config and config.system_instruction else "")
+        self.contents.append(["".join(p.text or "" for p in c.parts or []) for c in llm_request.contents])
+        yield self.reply()

@@ -8,15 +8,18 @@ from typing import Any
 import pytest
 import yaml
 from google.adk.agents import LlmAgent
+from google.adk.agents.callback_context import CallbackContext
 from google.adk.events import Event
+from google.adk.models.llm_request import LlmRequest
 from google.adk.runners import Runner
 from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
 from pipeline.embedding import Embedder
 from pipeline.models.offline_support import OfflineSupportLlm
-from pipeline.models.prompts import SUPPORT_INSTRUCTION, render_memories
+from pipeline.models.prompts import SUPPORT_INSTRUCTION
 from pipeline.models.tests.fake_shop import FakeShop
+from pipeline.models.turn import with_memories
 
 CASES_DIR = Path(__file__).parent / "cases"
 CASES = yaml.safe_load((CASES_DIR / "support_cases.yaml").read_text(encoding="utf-8"))
@@ -35,8 +38,14 @@ async def _run_turn(runner: Runner, session_id: str, message: str) -> list[Event
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 async def test_support_case(case: dict[str, Any], support_llm: OfflineSupportLlm) -> None:
     shop = FakeShop.from_yaml(CASES_DIR / "shop.yaml")
-    instruction = SUPPORT_INSTRUCTION + "\n" + render_memories(case.get("memories", []))
-    agent = LlmAgent(name="support", model=support_llm, instruction=instruction, tools=shop.tools())
+    memories = case.get("memories", [])
+
+    def add_memories(_: CallbackContext, llm_request: LlmRequest) -> None:
+        # Where the desk's SupportAgent puts them: beside the message, never in the instruction.
+        llm_request.contents = with_memories(llm_request.contents, memories)
+
+    agent = LlmAgent(name="support", model=support_llm, instruction=SUPPORT_INSTRUCTION, tools=shop.tools(),
+                     before_model_callback=add_memories)
     sessions = InMemorySessionService()
     runner = Runner(app_name="models-test", agent=agent, session_service=sessions)
     session = await sessions.create_session(app_name="models-test", user_id="ada")

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import yaml
 
-from pipeline.models.prompts import SUPPORT_INSTRUCTION, parse_memories, render_memories
+from pipeline.models.prompts import parse_memories, render_memories
 
 CASES = yaml.safe_load((Path(__file__).parent / "cases" / "memory_cases.yaml").read_text(encoding="utf-8"))
 
@@ -17,9 +17,9 @@ CASES = yaml.safe_load((Path(__file__).parent / "cases" / "memory_cases.yaml").r
 def test_memory_block_round_trip(case: dict[str, Any]) -> None:
     block = render_memories(case["memories"])
     expected = case.get("expected", [" ".join(m.split()) for m in case["memories"]])
-    assert parse_memories(SUPPORT_INSTRUCTION + "\n" + block) == expected
+    assert parse_memories("Where is my parcel?\n" + block) == expected
     assert (block == "") == (not expected)
     # Whatever a memory holds, the block stays one opening line, the intro, one line per memory
     # and one closing line.
     assert len(block.splitlines()) == (len(expected) + 3 if expected else 0)
-    assert block.count("</customer_memories>") == (1 if expected else 0)
+    assert block.count("</untrusted_customer_notes>") == (1 if expected else 0)
