@@ -148,7 +148,7 @@ async def test_memories_survive_a_process_restart(memory: EmbeddedMemoryStore, m
     env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(REPO), "HOME": str(tmp_path),
            "POSTGRES_HOST": s.pg_host, "POSTGRES_PORT": str(s.postgres_port), "POSTGRES_DB": s.postgres_db,
            "POSTGRES_USER": s.postgres_user, "POSTGRES_PASSWORD": s.postgres_password.get_secret_value(),
-           "POSTGRES_READER_PASSWORD": "unused", "POSTGRES_WRITER_PASSWORD": "unused",
+           "POSTGRES_READER_PASSWORD": "unused", "POSTGRES_WRITER_PASSWORD": "unused", "GUARD_TOKEN": "unused",
            "MEM0_DIR": str(tmp_path / "mem0"), "MEMORY_COLLECTION": s.memory_collection}
     child = await asyncio.create_subprocess_exec(
         sys.executable, "-c", RECALL_IN_ANOTHER_PROCESS, customer, text, cwd=tmp_path, env=env,
