@@ -160,8 +160,10 @@ def _drain(service: RunningService, log_path: Path | None) -> None:
     # Reading continuously keeps a chatty service from blocking on a full pipe.
     assert service.process.stderr is not None
     with ExitStack() as stack:
+        # The reader closes the pipe once it has read it to its end (else: a ResourceWarning per process).
+        stderr = stack.enter_context(service.process.stderr)
         log = stack.enter_context(log_path.open("a", encoding="utf-8")) if log_path else None
-        for line in service.process.stderr:
+        for line in stderr:
             service.stderr_tail.append(line)
             if log is not None:
                 log.write(line)
