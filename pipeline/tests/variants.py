@@ -6,6 +6,7 @@ services except the one the case is about.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 from collections.abc import AsyncIterator, Callable
@@ -33,7 +34,6 @@ from toolbox.client import ToolboxGateway
 from toolbox.server import ToolboxServer
 
 Variant = Callable[[Pipeline, Settings, Path], AbstractAsyncContextManager[Pipeline]]
-ALLOW = {"verdict": "allow", "reason": "ok", "rules": [], "tier": "fast_path"}
 
 
 def _reply_with(data: dict[str, Any]) -> str:
@@ -59,9 +59,38 @@ async def plain(desk: Pipeline, settings: Settings, _: Path) -> AsyncIterator[Pi
     yield _rebuilt(desk, settings)
 
 
+async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    try:
+        while data := await reader.read(65536):
+            writer.write(data)
+            await writer.drain()
+    finally:
+        writer.close()
+
+
+@asynccontextmanager
+async def _slow_proxy(port: int, delay_s: float) -> AsyncIterator[int]:
+    """A loopback port that passes each connection on to `port` after `delay_s`: the real guard,
+    answering late (its replies carry its proof, which no canned reply could)."""
+
+    async def relay(client_reader: asyncio.StreamReader, client_writer: asyncio.StreamWriter) -> None:
+        await asyncio.sleep(delay_s)
+        guard_reader, guard_writer = await asyncio.open_connection("127.0.0.1", port)
+        await asyncio.gather(_pipe(client_reader, guard_writer), _pipe(guard_reader, client_writer),
+                             return_exceptions=True)
+
+    server = await asyncio.start_server(relay, "127.0.0.1", 0)
+    try:
+        yield server.sockets[0].getsockname()[1]
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
 @asynccontextmanager
 async def slow_judge(desk: Pipeline, settings: Settings, _: Path) -> AsyncIterator[Pipeline]:
-    async with fake_guard(Reply(body=_reply_with(ALLOW), delay_s=3.0)) as port:
+    """The real Judge, answering 3 s late."""
+    async with _slow_proxy(settings.judge_port, delay_s=3.0) as port:
         judge = JudgeClient(settings.model_copy(update={"judge_port": port}))
         yield _rebuilt(desk, settings, judge=judge)
         await judge.aclose()
