@@ -162,3 +162,12 @@ async def test_stale_limit_rows_of_any_bucket_are_swept(two_workers: list[WebSer
     for _ in range(1_000 // SWEEP_PER_HIT):
         await limiter.hit("login:address:198.51.100.8", limit=LIMIT, window_s=300)
     assert await two_workers[0].desk.pool.fetchval("SELECT count(*) FROM rate_limit_hits") == 1
+
+
+async def test_an_ipv6_client_cannot_rotate_through_its_own_64_block(two_workers: list[WebServer]) -> None:
+    gate = LoginLimits(RateLimiter(two_workers[0].desk.pool), max_attempts=LIMIT, window_s=300)
+    block = [await gate.reserve(address=f"2001:db8:7:1::{i:x}", email=f"v6-{i}@example.com", device=None)
+             for i in range(LIMIT + 1)]
+    neighbour = await gate.reserve(address="2001:db8:7:2::1", email="v6-next@example.com", device=None)
+    assert [r.retry_after_s is None for r in block] == [True] * LIMIT + [False]
+    assert neighbour.retry_after_s is None  # the next /64 is someone else
