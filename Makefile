@@ -44,7 +44,8 @@ test: lint
 
 # Replay the case files through a private desk (and the public-set samples), write runs/eval-<UTC>/
 # summary.json and report.html; exits 1 when a gate of evals/thresholds.toml is missed.
-# Publish the figures DESIGN.md quotes: make eval EVAL_ARGS=--publish
+# Re-run and publish what DESIGN.md quotes (evals/results/latest.json and its eval rows; written
+# before the exit status, so also when a gate is missed): make eval EVAL_ARGS=--publish
 .PHONY: eval
 EVAL_ARGS ?=
 eval: install
