@@ -129,7 +129,7 @@ class AddressDetector:
         # After "lives at", "Adresse:", "ship to": a name and a number, in any case, are a street.
         cues = keyword_pattern(terms["cues"]).pattern
         self._after_cue = re.compile(
-            rf"(?i:{cues})[ \t:]*(?P<street>(?:"
+            rf"(?i:{cues})[ \t:]*+(?P<street>(?:"
             rf"(?:\d{{1,6}}[ \t]+)?{_CUE_WORD}(?:[ \t]+{_CUE_WORD}){{0,3}}?[ \t]+{_HOUSE}(?!\w){_NOT_HOUSE}"
             rf"|(?:\d{{1,6}}[ \t]+)?{_HOUSE}(?!\w){_NOT_HOUSE}[ \t]+{_CUE_WORD}(?:[ \t]+{_CUE_WORD}){{1,3}}))",
             re.IGNORECASE)

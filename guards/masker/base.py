@@ -48,9 +48,24 @@ _CLAUSE_STOP = re.compile(r"[\n?!;]|\.(?=\s+[^\d\s])")
 
 
 def keyword_pattern(words: Iterable[str]) -> re.Pattern[str]:
-    """A case-insensitive pattern matching any of `words` as whole words."""
-    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
+    """A case-insensitive pattern matching any of `words` as whole words.
+
+    Before a word character `\\b` means what `(?<!\\w)` does, and `re` tries it faster (a text-long
+    search: ~5x); the look-behind stays only for a word that opens with punctuation. Within a group
+    the longest-first order is kept, so the grouped pattern matches what the flat one did.
+    """
+    ordered = sorted(words, key=len, reverse=True)
+    # Grouped under their first letter ("a(?:ddress|dres)|l(?:ives at)"): `re` tries the branches of
+    # a flat alternation one by one at every word start, and a group's only where its letter is.
+    groups: dict[str, list[str]] = {}
+    for word in ordered:
+        groups.setdefault(word[0].casefold(), []).append(word)
+    alternatives = "|".join(
+        re.escape(group[0][0]) + "(?:" + "|".join(re.escape(w[1:]) for w in group) + ")"
+        if all(w[0] == group[0][0] for w in group) else "|".join(re.escape(w) for w in group)
+        for group in groups.values())
+    lead = r"\b" if all(re.match(r"\w", w) for w in ordered) else r"(?<!\w)"
+    return re.compile(rf"{lead}(?:{alternatives})(?!\w)", re.IGNORECASE)
 
 
 def mentions(pattern: re.Pattern[str], text: str, start: int, window: int, *, same_clause: bool = False) -> bool:

@@ -31,8 +31,9 @@ class NameDetector:
         # a German "Herrn"/"Frau" is grammar, not part of it.
         self._titled = re.compile(
             rf"(?<!\w)(?:(?P<kept>(?:{kept})\.?[ \t]+{_RUN})|(?:{dropped})[ \t]+(?P<name>{_RUN}))(?!\w)")
-        self._cues = keyword_pattern(terms["cues"])
-        self._after_cue = re.compile(rf"[ \t]*[:,]?[ \t]*\n?[ \t]*(?:(?:my|our)[ \t]+\w+[ \t]+)?(?P<name>{_RUN})(?!\w)")
+        cues = keyword_pattern(terms["cues"]).pattern
+        self._after_cue = re.compile(
+            rf"(?i:{cues})[ \t]*+[:,]?[ \t]*+\n?[ \t]*+(?:(?i:my|our)[ \t]++\w++[ \t]++)?(?P<name>{_RUN})(?!\w)")
         # A full name set off by a comma and an exclamation: "Thanks for waiting, Jordan Baker!".
         self._addressed = re.compile(rf",[ \t]+(?P<name>{_NAME_WORD}[ \t]+(?:{_NAME_WORD}))(?=!)")
         self._not_names = frozenset(w.casefold() for w in terms["not_names"])
@@ -43,8 +44,7 @@ class NameDetector:
             group = "kept" if match["kept"] else "name"
             spans.append(Span(self.type, match.start(group), match.end(group)))
         spans += [Span(self.type, *m.span("name")) for m in self._addressed.finditer(text)]
-        for cue in self._cues.finditer(text):
-            named = self._after_cue.match(text, cue.end())
-            if named and named["name"].split()[0].casefold() not in self._not_names:
+        for named in self._after_cue.finditer(text):
+            if named["name"].split()[0].casefold() not in self._not_names:
                 spans.append(Span(self.type, *named.span("name")))
         return spans
