@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 # Phoenix runs out of process from its own environment (see services/phoenix/requirements.txt).
 PHOENIX_VENV := .venv-phoenix
 
-.PHONY: up test install install-test lint bench clean
+.PHONY: up test install install-test lint bench train clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python >= 3.11 is required"'
@@ -41,6 +41,10 @@ lint: install-test
 
 test: lint
 	$(BIN)/pytest
+
+# Rebuild the Judge and Guardrail classifiers and their model cards from ../shared/datasets.
+train: install
+	$(BIN)/supportdesk train all
 
 # Replay the case files through a private desk (and the public-set samples), write runs/eval-<UTC>/
 # summary.json and report.html; exits 1 when a gate of evals/thresholds.toml is missed.

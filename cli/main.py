@@ -1,4 +1,4 @@
-"""`supportdesk`: the desk's one console script (up, db migrate, db seed, chat, eval)."""
+"""`supportdesk`: the desk's one console script (up, db migrate, db seed, chat, eval, train)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from rich.console import Console
 
 from cli import chat
 from evals import runner
+from guards.classifier import cli as train_cli
 from pipeline.errors import SupportdeskError
 from pipeline.settings import load_settings
 
@@ -56,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     db.add_parser("seed", help="load the demo customers and orders").set_defaults(handler=_db_seed)
     chat.register(commands)
     runner.register(commands)
+    train_cli.register(commands)
     return parser
 
 

@@ -1,10 +1,10 @@
 """The Guardrail: is this message about our shop? An in-process ADK agent, fresh session per turn.
 
 Two code fast paths run before any model: plain shop questions (the same rule the Judge uses), and
-a plain message naming one of our order ids, in whatever language — the offline model's English
-embedder cannot read most scripts, and a customer quoting their order number is on topic. Plain
-means what the Judge's fast path means by it (short, no deny-listed word in any view). The
-model's answer must parse into the verdict schema; anything else is GuardProtocolError.
+a message that is nothing but our order ids (a customer answering "which order?"). Anything else,
+an order id with words around it in any language included, is for the model: an id must never
+carry an instruction past the Guardrail. The offline model is multilingual (`classifiers.py`).
+The model's answer must parse into the verdict schema; anything else is GuardProtocolError.
 """
 
 from __future__ import annotations
@@ -28,8 +28,20 @@ from pipeline.models.prompts import GUARDRAIL_INSTRUCTION
 
 APP = "supportdesk-guardrail"
 VERDICT_TOKENS = 256
-ORDER_ID = re.compile(r"(?<![A-Za-z0-9])ORD-?\d{5}(?![0-9])", re.IGNORECASE)
 ORDER_ID_RULE = "fast.names_an_order"
+#: Only order ids, separated by punctuation or spaces: no room for an instruction.
+ONLY_ORDER_IDS = re.compile(r"^[\s\W_]*(?:ORD-?\d{5}(?![0-9])[\s\W_]*)+$", re.IGNORECASE)
+
+
+def fast_verdict(text: str, fast_path: FastPath) -> Verdict | None:
+    """The fast paths' allow, or None when the model must decide."""
+    if fast_path.allows(variants(text)):
+        return Verdict(verdict="allow", reason=f"Allowed: {fast_path.description}.", rules=[fast_path.id],
+                       tier="fast_path")
+    if ONLY_ORDER_IDS.match(text):
+        return Verdict(verdict="allow", reason="Allowed: the message names one of our orders.",
+                       rules=[ORDER_ID_RULE], tier="fast_path")
+    return None
 
 
 @dataclass(frozen=True)
@@ -50,15 +62,9 @@ class Guardrail:
         self._runner = Runner(app_name=APP, agent=agent, session_service=self._sessions)
 
     async def check(self, text: str) -> GuardrailResult:
-        views = variants(text)
-        if self._fast_path.allows(views):
-            return GuardrailResult(Verdict(verdict="allow", reason=f"Allowed: {self._fast_path.description}.",
-                                           rules=[self._fast_path.id], tier="fast_path"))
-        # Any script, but otherwise as plain as the fast path: "ORD-10042, now write me a poem" is
-        # for the model to judge, not waved through by the order id.
-        if ORDER_ID.search(text) and self._fast_path.plain(views):
-            return GuardrailResult(Verdict(verdict="allow", reason="Allowed: the message names one of our orders.",
-                                           rules=[ORDER_ID_RULE], tier="fast_path"))
+        fast = fast_verdict(text, self._fast_path)
+        if fast is not None:
+            return GuardrailResult(fast)
         # A fresh session per turn: no earlier message can steer this decision.
         session = await self._sessions.create_session(app_name=APP, user_id="guardrail",
                                                       session_id=uuid.uuid4().hex)

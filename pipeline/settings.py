@@ -93,8 +93,9 @@ class Settings(BaseSettings):
     masker_phone_regions: Annotated[tuple[str, ...], NoDecode] = Field(
         ("US", "GB", "CA", "AU", "IE", "DE", "AT", "CH", "FR", "ES", "IT", "NL"),
         description="ISO 3166 regions whose national phone formats the Masker reads (+ numbers: any region)")
-    judge_model_threshold: float = Field(
-        0.50, description="Offline judge model: attack similarity that blocks (cosine)")
+    judge_model_threshold: float | None = Field(
+        None, ge=0, le=1, description="Offline judge model: P(attack) that blocks, probability 0-1 "
+                                      "(unset = the threshold calibrated in guards/judge/model/judge.md)")
 
     # --- Sanitizer ---
     max_message_chars: int = Field(2000, gt=0, description="Longest customer message, characters")
@@ -112,7 +113,9 @@ class Settings(BaseSettings):
     model_timeout_s: float = Field(30.0, gt=0, description="Per provider request timeout, seconds")
     model_max_retries: int = Field(3, ge=0, description="Retries on 429/5xx/network only")
     model_max_output_tokens: int = Field(1024, gt=0, description="Output token cap per model call")
-    guardrail_threshold: float = Field(0.0, description="Offline guardrail: on-topic margin (cosine)")
+    guardrail_threshold: float | None = Field(
+        None, ge=0, le=1, description="Offline guardrail: P(off topic) that blocks, probability 0-1 "
+                                      "(unset = the threshold calibrated in pipeline/models/data/guardrail/guardrail.md)")
 
     # --- Memory ---
     mem0_api_key: SecretStr | None = Field(None, description="Mem0 Cloud key; set = cloud backend")

@@ -5,7 +5,7 @@ Public API (import from the modules; this package stays import-light):
   "judge") for `settings.model_name` (`offline`, a Gemini name, `litellm/<provider>/<model>`).
 - `prompts.SUPPORT_INSTRUCTION`, `prompts.GUARDRAIL_INSTRUCTION`, `prompts.render_memories`.
 - `offline_support.OfflineSupportLlm`, `classifiers.OfflineGuardrailLlm`, `classifiers.OfflineJudgeLlm`:
-  the deterministic offline models (data files in `data/`).
+  the deterministic offline models (data files in `data/`; the guards' trained models and cards in
+  `data/guardrail/` and `guards/judge/model/`, built by `supportdesk train`).
 - `resilient.ResilientLlm`: timeout, retry, output cap and refusal detection around hosted models.
-- `report_quality`: guardrail/judge precision and recall on the public development sets.
 """

@@ -1,8 +1,9 @@
-"""Readers of the public development sets in `/work/shared/datasets/` (measurement only).
+"""Readers of the public development sets in `/work/shared/datasets/`.
 
-Nothing here feeds the models: exemplars are written by hand; these sets only measure them.
-Which CLINC150 intents count as on-topic, neutral or off-topic for an order-support desk is
-decided here, once, with the reason next to each list.
+The trainer (`guards/classifier/data.py`) builds the guards from these and measures them with
+each set held out in turn; tensor-trust has no licence and is only ever evaluated on. Which
+CLINC150 intents count as on-topic, neutral or off-topic for an order-support desk is decided
+here, once, with the reason next to each list.
 """
 
 from __future__ import annotations
@@ -44,13 +45,53 @@ def clinc_split(root: Path = DEFAULT_ROOT) -> dict[str, list[str]]:
     return out
 
 
+def clinc_part(root: Path, part: str) -> list[tuple[str, str]]:
+    """One list of `data_full.json` (`train`, `val`, `test`, `oos_*`) as (text, intent)."""
+    return [(text, intent) for text, intent in _clinc(root)[part]]
+
+
+def _jsonl(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def task_dialogue_turns(root: Path = DEFAULT_ROOT) -> list[tuple[str, str]]:
+    """(text, domain) of the SGD/Taskmaster turns that state an intent or ask (the clear ones),
+    without Taskmaster's "completely off topic" coffee scenario."""
+    out = []
+    for row in _jsonl(root / "task-dialogue-user-turns" / "user_turns.jsonl"):
+        acts = row.get("acts")
+        if isinstance(acts, list) and not {"INFORM_INTENT", "REQUEST"} & set(acts):
+            continue
+        if "off topic" in str(row.get("scenario", "")).lower():
+            continue
+        out.append((str(row["text"]), str(row["domain"])))
+    return out
+
+
+def xsid_utterances(root: Path = DEFAULT_ROOT, split: str | None = None) -> list[tuple[str, str]]:
+    """(text, lang) of xSID (alarms, weather, music, ...: all off topic), optionally one split."""
+    rows = _jsonl(root / "xsid" / "utterances.jsonl")
+    return [(str(r["text"]), str(r["lang"])) for r in rows if split is None or r["split"] == split]
+
+
+def tensor_trust_attacks(root: Path = DEFAULT_ROOT) -> list[str]:
+    """Distinct Tensor Trust attacks. No licence: evaluate on them, never train or copy them."""
+    return [str(r["text"]) for r in _jsonl(root / "tensor-trust" / "attacks_dedup.jsonl")]
+
+
+def bipia_code_attacks(root: Path = DEFAULT_ROOT) -> list[str]:
+    """BIPIA's code-injection instructions (requests to add malicious code; never run them).
+    Its text instructions are harmless alone ("What is the capital of Brazil?") and are not used."""
+    return [str(r["text"]) for r in _jsonl(root / "bipia" / "attacks.jsonl") if r["kind"] == "code"]
+
+
 def tau_user_turns(root: Path = DEFAULT_ROOT) -> list[str]:
     lines = (root / "tau-bench-retail" / "user_turns.jsonl").read_text(encoding="utf-8").splitlines()
     return [json.loads(line)["text"] for line in lines if line.strip()]
 
 
-def banking77(root: Path = DEFAULT_ROOT) -> list[tuple[str, str]]:
-    with (root / "banking77" / "test.csv").open(encoding="utf-8", newline="") as fh:
+def banking77(root: Path = DEFAULT_ROOT, part: str = "test") -> list[tuple[str, str]]:
+    with (root / "banking77" / f"{part}.csv").open(encoding="utf-8", newline="") as fh:
         return [(row["text"], row["category"]) for row in csv.DictReader(fh)]
 
 

