@@ -38,13 +38,12 @@ BOOTSTRAP_SUPERUSER = "supportdesk_bootstrap"
 START_TIMEOUT_S = 30
 
 
-def _run_as_owner(args: list[str], *, timeout: float = START_TIMEOUT_S, stdin: IO[str] | None = None,
-                  cwd: Path | None = None) -> str:
+def _run_as_owner(args: list[str], *, timeout: float = START_TIMEOUT_S, stdin: IO[str] | None = None) -> str:
     """Run a bundled PostgreSQL program as the data folder's owner; returns its stdout and stderr."""
     user = SYSTEM_USER if os.geteuid() == 0 else None
     try:
         done = subprocess.run(args, user=user, check=True, capture_output=True, text=True, timeout=timeout,
-                              stdin=stdin, cwd=cwd)
+                              stdin=stdin)
     except subprocess.CalledProcessError as exc:
         raise DatabaseError(f"{Path(args[0]).name} failed: {exc.stderr.strip()[-2000:]}") from exc
     except subprocess.TimeoutExpired as exc:
@@ -110,16 +109,15 @@ class EmbeddedPostgres:
         """Run `statements` as the bootstrap superuser with the server stopped (no login, no port).
 
         They reach the server through a private temporary file on its stdin, and are never logged
-        (one holds a password); any ERROR fails the set up. The server starts inside the data
-        folder (`-D .`), so it needs no right on the folders above it.
+        (one holds a password); any ERROR fails the set up.
         """
         with tempfile.TemporaryFile("w+", dir=self.pgdata.parent) as script:
             script.write("".join(f"{statement.replace(chr(10), ' ')};\n" for statement in statements))
             script.seek(0)
             output = _run_as_owner([
-                str(POSTGRES_BIN_PATH / "postgres"), "--single", "-D", ".",
+                str(POSTGRES_BIN_PATH / "postgres"), "--single", "-D", str(self.pgdata),
                 "-c", "log_min_error_statement=panic", "-c", "log_statement=none", database,
-            ], stdin=script, cwd=self.pgdata)
+            ], stdin=script)
         errors = [line.split("ERROR:", 1)[1].strip() for line in output.splitlines() if "ERROR:" in line]
         if errors:
             raise DatabaseError(f"setting up the embedded database failed: {errors[0][:500]}")

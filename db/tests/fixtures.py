@@ -6,6 +6,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -27,17 +28,26 @@ def require_system_binary(name: str) -> str:
     return path
 
 
+@contextmanager
+def pg_folder() -> Iterator[Path]:
+    """A folder for an embedded PostgreSQL's data, outside pytest's base folder.
+
+    The server runs as another user, and every pytest session that starts (another suite on this
+    machine, say) makes pytest's base folder private to its owner again, which would lock a
+    server out of its own files mid-test.
+    """
+    root = Path(tempfile.mkdtemp(prefix="supportdesk-test-pg-"))
+    try:
+        yield root / "pg"
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
 def base_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
-    """Settings for a private desk: temporary folders, free ports, generated secrets; nothing started.
-
-    The database folder is outside pytest's base folder: the server runs as another user, and every
-    pytest session that starts (another suite on this machine, say) makes that folder private to
-    its owner again, which would lock a running server out of its own files.
-    """
-    pg_root = Path(tempfile.mkdtemp(prefix="supportdesk-test-pg-"))
-    yield private_settings(tmp_path_factory.mktemp("desk"), embedded_pg_dir=pg_root / "pg")
-    shutil.rmtree(pg_root, ignore_errors=True)
+    """Settings for a private desk: temporary folders, free ports, generated secrets; nothing started."""
+    with pg_folder() as pgdata:
+        yield private_settings(tmp_path_factory.mktemp("desk"), embedded_pg_dir=pgdata)
 
 
 @pytest.fixture(scope="session")

@@ -18,6 +18,7 @@ from google.adk.models.base_llm import BaseLlm
 
 from db.bootstrap import prepare_database
 from db.embedded import EmbeddedPostgres
+from db.tests.fixtures import pg_folder
 from evals.harness import free_port
 from pipeline.agent.support import SupportAgent
 from pipeline.agent.tools import desk_tools
@@ -171,7 +172,14 @@ async def memory_down(desk: Pipeline, settings: Settings, _: Path) -> AsyncItera
 @asynccontextmanager
 async def database_down(desk: Pipeline, settings: Settings, tmp: Path) -> AsyncIterator[Pipeline]:
     """A second, private PostgreSQL behind its own Toolbox and memory, stopped before the turn."""
-    own = settings.model_copy(update={"embedded_pg_dir": tmp / "pg", "postgres_port": free_port(),
+    with pg_folder() as pgdata:
+        async with _stopped_database(desk, settings, tmp, pgdata) as pipeline:
+            yield pipeline
+
+
+@asynccontextmanager
+async def _stopped_database(desk: Pipeline, settings: Settings, tmp: Path, pgdata: Path) -> AsyncIterator[Pipeline]:
+    own = settings.model_copy(update={"embedded_pg_dir": pgdata, "postgres_port": free_port(),
                                       "toolbox_port": free_port(), "toolbox_jwks_port": free_port(),
                                       "memory_timeout_s": 2.0})
     database = EmbeddedPostgres(own)
