@@ -14,7 +14,9 @@ from pathlib import Path
 
 import yaml
 
-DEFAULT_ROOT = Path("/work/shared/datasets")
+#: `shared/datasets` beside the repository (where CI lays it), else the workplace's copy.
+_BESIDE = Path(__file__).resolve().parents[3] / "shared" / "datasets"
+DEFAULT_ROOT = _BESIDE if _BESIDE.is_dir() else Path("/work/shared/datasets")
 
 #: CLINC150 intents a shop's support desk must serve: "order_status" (where is my package) and
 #: "order" (a customer wanting to order something from us: on topic, even if the agent cannot
