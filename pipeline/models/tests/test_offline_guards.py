@@ -19,9 +19,13 @@ from google.adk.runners import Runner
 from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
+from guards.classifier.data import Example, desk_cases
+from guards.judge import JudgeEngine, RuleSet
+from guards.judge.model_tier import LlmJudgeTier
 from guards.llm_verdict import parse_llm_verdict
 from guards.schema import Verdict
 from pipeline.embedding import Embedder
+from pipeline.guardrail import Guardrail
 from pipeline.models.factory import Role, build_llm
 from pipeline.models.prompts import GUARDRAIL_INSTRUCTION
 from pipeline.settings import Settings
@@ -76,3 +80,19 @@ async def test_held_out_cases(role: Role, guard_llms: dict[Role, BaseLlm]) -> No
     assert allow and block
     assert allow.count("block") <= 0.01 * len(allow), verdicts
     assert block.count("block") >= BLOCK_FLOOR[role] * len(block), verdicts
+
+
+ISSUE_11 = [e for e, _, _ in desk_cases() if e.tags.get("source") == "issue11"]
+
+
+@pytest.mark.parametrize("example", ISSUE_11, ids=[e.text[:30] for e in ISSUE_11])
+async def test_issue_11_examples_end_as_they_should(example: Example, guard_llms: dict[Role, BaseLlm]) -> None:
+    """The Judge (rules, fast path, offline model) then the Guardrail, as a turn runs them."""
+    rules = RuleSet.load()
+    judged = await JudgeEngine(rules, LlmJudgeTier(guard_llms["judge"])).decide(example.text)
+    if example.label == 1:
+        assert judged.verdict == "block", judged
+        return
+    assert judged.verdict == "allow", judged
+    topic = (await Guardrail(guard_llms["guardrail"], rules.fast_path).check(example.text)).verdict
+    assert topic.verdict == "allow", topic
