@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from guards.masker.base import load_terms
+from guards.masker.base import grouped_alternation, load_terms
 
 _MAX_STEPS = 6
 _MAX_PENDING = 3
@@ -30,10 +30,11 @@ _CAP = rf"(?:{_UP}[a-z]{{0,2}}\.(?=[ \t]\w)|{_UP}[\w'’-]*+)"
 _ANY = r"(?!and(?!\w))[^\W\d_][\w'’-]*+"
 _CONNECTOR = r"(?:am|an|der|de|la|le|les|sur|en|upon|on|im|bei|del|di|du|sous|ob|nad|pod|na|u)"
 # "Frankfurt am Main", "Newcastle upon Tyne", "Ostrov nad Ohří", "Montréal (Québec)", "København K".
-_TOWN = rf"{_CAP}(?:[ \t]+(?:{_CONNECTOR}[ \t]+)?{_CAP}){{0,3}}(?:[ \t]+\({_CAP}(?:[ \t]{_CAP})?\))?"
+_TOWN = rf"{_CAP}(?:[ \t]{{1,8}}+(?:{_CONNECTOR}[ \t]{{1,8}}+)?{_CAP}){{0,3}}(?:[ \t]{{1,8}}+\({_CAP}(?:[ \t]{_CAP})?\))?"
 # Comma or line break (presidio-style blocks also have "\n, ON"), or a space before a postcode.
-# Line prefixes of quoted mail ("> ") are part of the break.
-BREAK = r"(?:[ \t]*[,;][ \t]*(?:\n[ \t>?]*){0,2}|[ \t]*(?:\n[ \t>?]*){1,2},?[ \t]*)"
+# Line prefixes of quoted mail ("> ") are part of the break. Runs of blanks are bounded, so that no
+# search can start at every blank of a long run and scan it all: a scan from any position is short.
+BREAK = r"(?:[ \t]{0,8}+[,;][ \t]{0,8}+(?:\n[ \t>?]{0,8}+){0,2}+|[ \t]{0,8}+(?:\n[ \t>?]{0,8}+){1,2}+,?+[ \t]{0,8}+)"
 
 
 class AddressTail:
@@ -41,20 +42,20 @@ class AddressTail:
 
     def __init__(self) -> None:
         terms = load_terms("address_terms.yaml")
-        units = "|".join(re.escape(u) for u in sorted(terms["units"], key=len, reverse=True))
-        unit = rf"(?i:{units})\.?[ \t]*#?[ \t]*(?:\d[\w-]{{0,5}}|[A-Z])(?!\w)"
+        units = grouped_alternation(terms["units"])
+        unit = rf"(?i:{units})\.?[ \t]{{0,8}}+#?[ \t]{{0,8}}+(?:\d[\w-]{{0,5}}|[A-Z])(?!\w)"
         floor = r"\d{1,2}[ºª°](?:[ \t]?[A-Z](?![\w]))?"  # Spanish "3º B"
-        self._unit = re.compile(rf"(?:{BREAK}|[ \t]+)(?:{unit}|{floor})")
-        self._postcode_first = re.compile(rf"(?:{BREAK}|[ \t]+)(?P<code>{POSTCODE})(?:[ \t]+{_TOWN})?")
+        self._unit = re.compile(rf"(?:{BREAK}|[ \t]{{1,8}}+)(?:{unit}|{floor})")
+        self._postcode_first = re.compile(rf"(?:{BREAK}|[ \t]{{1,8}}+)(?P<code>{POSTCODE})(?:[ \t]{{1,8}}+{_TOWN})?")
         # A town (or "town REGION") with its postcode after it; in lower case only before a five-digit
         # code ("austin tx 78701"): "colour 0031", "code porte 4521" are not towns.
         self._town_code = re.compile(
-            rf"{BREAK}(?:{_TOWN}[ \t]*,?[ \t]*(?P<code>{POSTCODE})"
-            rf"|{_ANY}(?:[ \t]+{_ANY}){{0,3}}[ \t]*,?[ \t]*\d{{5}}(?:-\d{{4}})?(?![\w-]|[ \t.,]\d))")
-        self._town = re.compile(rf"(?:{BREAK}|[ \t]+){_TOWN}")
-        countries = "|".join(re.escape(c) for c in sorted(terms["countries"], key=len, reverse=True))
+            rf"{BREAK}(?:{_TOWN}[ \t]{{0,8}}+,?+[ \t]{{0,8}}+(?P<code>{POSTCODE})"
+            rf"|{_ANY}(?:[ \t]{{1,8}}+{_ANY}){{0,3}}[ \t]{{0,8}}+,?+[ \t]{{0,8}}+\d{{5}}(?:-\d{{4}})?(?![\w-]|[ \t.,]\d))")
+        self._town = re.compile(rf"(?:{BREAK}|[ \t]{{1,8}}+){_TOWN}")
+        countries = grouped_alternation(terms["countries"])
         self._country = re.compile(rf"{BREAK}(?i:{countries})(?![\w])")
-        self._country_spaced = re.compile(rf"[ \t]+(?:{countries})(?![\w])")
+        self._country_spaced = re.compile(rf"[ \t]{{1,8}}+(?:{countries})(?![\w])")
         self._unit_before = re.compile(rf"(?<!\w)(?:{unit})(?:[ \t]*[,/][ \t]*|[ \t]+)\Z")
         self._number_before = re.compile(r"(?:^|(?<=[\s:>(]))\d{1,6}[ \t]+\Z")
 

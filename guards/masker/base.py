@@ -51,21 +51,25 @@ def keyword_pattern(words: Iterable[str]) -> re.Pattern[str]:
     """A case-insensitive pattern matching any of `words` as whole words.
 
     Before a word character `\\b` means what `(?<!\\w)` does, and `re` tries it faster (a text-long
-    search: ~5x); the look-behind stays only for a word that opens with punctuation. Within a group
-    the longest-first order is kept, so the grouped pattern matches what the flat one did.
+    search: ~5x); the look-behind stays only for a word that opens with punctuation.
     """
     ordered = sorted(words, key=len, reverse=True)
-    # Grouped under their first letter ("a(?:ddress|dres)|l(?:ives at)"): `re` tries the branches of
-    # a flat alternation one by one at every word start, and a group's only where its letter is.
+    lead = r"\b" if all(re.match(r"\w", w) for w in ordered) else r"(?<!\w)"
+    return re.compile(rf"{lead}(?:{grouped_alternation(ordered)})(?!\w)", re.IGNORECASE)
+
+
+def grouped_alternation(words: Iterable[str]) -> str:
+    """`words` as an alternation, longest first, grouped under their first letter
+    ("a(?:ddress|dres)|l(?:ives at)"): `re` tries the branches of a flat alternation one by one at
+    every position, and a group's only where its letter is. Within a group the longest-first order
+    is kept, so the grouped pattern matches what the flat one did."""
     groups: dict[str, list[str]] = {}
-    for word in ordered:
+    for word in sorted(words, key=len, reverse=True):
         groups.setdefault(word[0].casefold(), []).append(word)
-    alternatives = "|".join(
+    return "|".join(
         re.escape(group[0][0]) + "(?:" + "|".join(re.escape(w[1:]) for w in group) + ")"
         if all(w[0] == group[0][0] for w in group) else "|".join(re.escape(w) for w in group)
         for group in groups.values())
-    lead = r"\b" if all(re.match(r"\w", w) for w in ordered) else r"(?<!\w)"
-    return re.compile(rf"{lead}(?:{alternatives})(?!\w)", re.IGNORECASE)
 
 
 def mentions(pattern: re.Pattern[str], text: str, start: int, window: int, *, same_clause: bool = False) -> bool:
