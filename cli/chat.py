@@ -3,8 +3,11 @@
 The password comes from SUPPORTDESK_PASSWORD or is asked for (getpass) and is checked against
 `users`. Without a message: a REPL (`/trace` prints the last turn's trace link, `/quit` leaves; Ctrl-C
 while an answer is coming stops that turn and returns to the prompt).
-With one: answer it and exit 0 answered, 2 blocked, 3 capped or refused, 1 error. `--ndjson`
-prints the raw events. A customer never sees a stack trace, only the desk's safe messages.
+With one: answer it and exit 0 answered, 2 blocked, 3 capped or refused, 4 a request left
+unconfirmed, 1 error. A request to record something (a return, an exchange, …) ends with
+`needs_confirmation`: the chat asks `Record this? [y/N]`, and only `y` records it (anything else,
+or end of input, records nothing). `--ndjson` prints the raw events.
+A customer never sees a stack trace, only the desk's safe messages.
 """
 
 from __future__ import annotations
@@ -26,9 +29,10 @@ from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
-from cli.render import EXIT_ERROR, TurnView, exit_code, printable
+from cli.render import EXIT_ERROR, EXIT_UNCONFIRMED, TurnView, exit_code, printable
 from db.connect import connection
 from pipeline.errors import SupportdeskError
+from pipeline.events import FinalEvent
 from pipeline.redact import for_customer
 from pipeline.settings import Settings, load_settings
 from web.accounts import LOGIN_FAILED, PasswordCheck
@@ -97,16 +101,20 @@ async def _chat(args: argparse.Namespace, settings: Settings, password: str, out
         session = CustomerSession(account.email)
         if args.message is not None:
             view = await _turn(pipeline, session, args.message, out, ndjson=args.ndjson)
-            return exit_code(view.end)
+            if not _awaits_yes(view):
+                return exit_code(view.end)
+            settled, confirmed = await _confirm(pipeline, session, view, out, ndjson=args.ndjson)
+            return exit_code(settled.end) if confirmed else EXIT_UNCONFIRMED
         out.print(Text(f"Logged in as {printable(account.full_name)} <{account.email}>. {HELP}"))
         return await _repl(pipeline, session, settings, out, ndjson=args.ndjson)
     finally:
         await pipeline.aclose()
 
 
-async def _turn(pipeline: Pipeline, session: CustomerSession, text: str, out: Console, *, ndjson: bool) -> TurnView:
+async def _turn(pipeline: Pipeline, session: CustomerSession, text: str, out: Console, *, ndjson: bool,
+                pending: str | None = None) -> TurnView:
     view = TurnView()
-    events = pipeline.run_turn(session, text)
+    events = pipeline.run_turn(session, text, pending)
     if ndjson:
         async for event in events:
             view.apply(event)
@@ -135,7 +143,34 @@ async def _repl(pipeline: Pipeline, session: CustomerSession, settings: Settings
             out.print(Text(HELP))
         elif text:
             view = await _stoppable(_turn(pipeline, session, text, out, ndjson=ndjson), out)
+            if view is not None and _awaits_yes(view):
+                view = await _stoppable(_settled(pipeline, session, view, out, ndjson=ndjson), out)
             last = view if view is not None else last
+
+
+async def _confirm(pipeline: Pipeline, session: CustomerSession, view: TurnView, out: Console, *,
+                   ndjson: bool) -> tuple[TurnView, bool]:
+    """After `needs_confirmation`: ask, and send the desk "yes" (only for y) or "no" with the
+    signed token; the turn that answered it, and whether the customer confirmed."""
+    end = view.end
+    assert isinstance(end, FinalEvent) and end.pending is not None
+    try:
+        reply = (await _read_line(out, "Record this? [y/N] ")).strip().casefold()
+    except EOFError:
+        reply = ""
+    confirmed = reply in ("y", "yes")
+    settled = await _turn(pipeline, session, "yes" if confirmed else "no", out, ndjson=ndjson,
+                          pending=end.pending.token)
+    return settled, confirmed
+
+
+async def _settled(pipeline: Pipeline, session: CustomerSession, view: TurnView, out: Console, *,
+                   ndjson: bool) -> TurnView:
+    return (await _confirm(pipeline, session, view, out, ndjson=ndjson))[0]
+
+
+def _awaits_yes(view: TurnView) -> bool:
+    return isinstance(view.end, FinalEvent) and view.end.pending is not None
 
 
 async def _read_line(out: Console, prompt: str) -> str:

@@ -21,10 +21,13 @@ from pipeline import ErrorEvent, Event, FinalEvent, StepEvent, ToolEvent, TurnEv
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 STEP_STYLES = {"started": "cyan", "ok": "green", "skipped": "dim", "blocked": "bold red", "failed": "bold red"}
-OUTCOME_STYLES = {"answered": "green", "blocked": "red", "capped": "yellow", "refused": "yellow", "error": "red"}
-#: One-shot exit codes: 0 answered, 2 blocked, 3 capped or refused, 1 error.
-EXIT_CODES = {"answered": 0, "blocked": 2, "capped": 3, "refused": 3}
+OUTCOME_STYLES = {"answered": "green", "needs_confirmation": "cyan", "blocked": "red", "capped": "yellow",
+                  "refused": "yellow", "error": "red"}
+#: One-shot exit codes: 0 answered, 2 blocked, 3 capped or refused, 4 a request left unconfirmed
+#: (nothing recorded), 1 error.
+EXIT_CODES = {"answered": 0, "blocked": 2, "capped": 3, "refused": 3, "needs_confirmation": 4}
 EXIT_ERROR = 1
+EXIT_UNCONFIRMED = EXIT_CODES["needs_confirmation"]
 
 
 def printable(value: Any) -> str:
@@ -88,6 +91,8 @@ class TurnView:
             return Panel(Text(printable(end.message)), title=title, border_style="red",
                          subtitle=_ms(end.latency_ms), subtitle_align="right")
         body = Text(printable(end.answer))
+        if end.pending is not None:
+            body.append(f"\nTo be recorded: {printable(end.pending.summary)}", style="bold")
         if end.reason:  # on an answered turn: the desk's note that a preference was not saved
             body.append(f"\n{'Note' if end.status == 'answered' else 'Reason'}: {printable(end.reason)}", style="dim")
         title = f"blocked by {end.blocked_by}" if end.status == "blocked" and end.blocked_by else end.status

@@ -19,6 +19,7 @@ from pipeline.budget import TurnBudget
 from pipeline.errors import BudgetExceeded
 from pipeline.events import Event, StepEvent, ToolEvent, TurnEvent
 from pipeline.failures import finish_with
+from pipeline.pending import PendingSigner
 from pipeline.recorder import TurnRecorder
 from pipeline.runlog import RunLog
 from pipeline.services import DeskServices
@@ -49,6 +50,8 @@ class Pipeline:
                                        max_age_days=settings.runs_max_age_days)
         self.runlog.prune()
         self.settings_hash = settings_hash(settings)
+        # From a key file, so a pending action signed before a restart can still be confirmed after it.
+        self.signer = PendingSigner.from_file(settings.pending_action_key_file, ttl_s=settings.pending_action_ttl_s)
 
     @classmethod
     async def build(cls, settings: Settings) -> Pipeline:
@@ -62,10 +65,12 @@ class Pipeline:
         await close_services(self.services)
         self.tracer_provider.shutdown()
 
-    async def run_turn(self, session: CustomerSession, text: str) -> AsyncGenerator[Event, None]:
+    async def run_turn(self, session: CustomerSession, text: str, pending: str | None = None
+                       ) -> AsyncGenerator[Event, None]:
+        """`pending`: the token of the last turn's `needs_confirmation`, sent back with the reply."""
         queue: asyncio.Queue[Event] = asyncio.Queue()
         recorder = TurnRecorder(uuid.uuid4().hex, queue.put_nowait)
-        worker = asyncio.create_task(self._work(recorder, session, text), name=f"turn-{recorder.turn_id}")
+        worker = asyncio.create_task(self._work(recorder, session, text, pending), name=f"turn-{recorder.turn_id}")
         try:
             while True:
                 event = await queue.get()
@@ -77,8 +82,8 @@ class Pipeline:
                 worker.cancel()
             await asyncio.gather(worker, return_exceptions=True)
 
-    async def _work(self, recorder: TurnRecorder, session: CustomerSession, text: str) -> None:
-        turn = Turn(self.services, self.settings, self._tracer, recorder, session.email)
+    async def _work(self, recorder: TurnRecorder, session: CustomerSession, text: str, pending: str | None) -> None:
+        turn = Turn(self.services, self.settings, self._tracer, recorder, session.email, self.signer)
         with self._tracer.start_as_current_span("turn") as span:
             trace_id = trace_id_of(span)
             span.set_attribute("supportdesk.turn_id", recorder.turn_id)
@@ -86,7 +91,7 @@ class Pipeline:
                             started_at=recorder.started_at)
             try:
                 async with asyncio.timeout(self.settings.t_bud_wall_s) as wall:
-                    await turn.run(text)
+                    await turn.run(text, pending)
             except TimeoutError as exc:
                 ended: BaseException = BudgetExceeded("wall-clock budget", budget="wall") if wall.expired() else exc
                 finish_with(recorder, ended, budget_usage=turn.budget.usage)

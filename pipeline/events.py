@@ -61,13 +61,26 @@ class Usage(BaseModel):
     tool_calls: int = 0
 
 
+class PendingCard(BaseModel):
+    """A request waiting for the customer's yes (`needs_confirmation`): send `token` back with "yes"."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    token: str = Field(description="Signed by the desk; only this session's customer can confirm it")
+    order_id: str
+    action: str
+    summary: str = Field(description="What would be recorded, masked like the answer")
+    expires_at: datetime
+
+
 class FinalEvent(_Event):
     type: Literal["final"] = "final"
-    status: Literal["answered", "blocked", "capped", "refused"]
+    status: Literal["answered", "needs_confirmation", "blocked", "capped", "refused"]
     answer: str
     blocked_by: StepName | None = None
     reason: str | None = None
     terminated: Literal["cap"] | None = None
+    pending: PendingCard | None = None
     usage: Usage
     latency_ms: float
 

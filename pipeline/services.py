@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from google.adk.events import Event as AdkEvent
 
 from guards.schema import MaskResult, Verdict
 from pipeline.guardrail import GuardrailResult
 from pipeline.memory.store import MemoryStore
+from pipeline.pending import ProposedAction
 
 
 class JudgePort(Protocol):
@@ -23,6 +24,12 @@ class MaskerPort(Protocol):
 
 class GuardrailPort(Protocol):
     async def check(self, text: str) -> GuardrailResult: ...
+
+
+class ActionsPort(Protocol):
+    """Writes a request the customer confirmed (`pipeline.agent.actions.ActionDesk`)."""
+
+    async def record(self, proposal: ProposedAction) -> dict[str, Any]: ...
 
 
 class AgentPort(Protocol):
@@ -38,3 +45,5 @@ class DeskServices:
     memory: MemoryStore
     #: Extra resources to release at shutdown (e.g. the Toolbox client behind the agent's tools).
     closers: tuple[Callable[[], Awaitable[None]], ...] = ()
+    #: Confirmed requests are written here; None: this desk proposes nothing it could write.
+    actions: ActionsPort | None = None

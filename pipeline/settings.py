@@ -74,6 +74,11 @@ class Settings(BaseSettings):
         description="Private ES256 key (JWK file, mode 0600) signing the desk's Toolbox tokens; created on first run")
     toolbox_token_ttl_s: int = Field(30, gt=0, le=300, description="Lifetime of one Toolbox token, seconds")
     toolbox_jwks_port: int = Field(5001, description="127.0.0.1 port serving the desk's public key to the Toolbox")
+    pending_action_key_file: Path = Field(
+        Path(".supportdesk/pending-action-key"),
+        description="HMAC-SHA256 key (file, mode 0600) signing actions awaiting a yes; created on first run")
+    pending_action_ttl_s: int = Field(900, gt=0, le=86400,
+                                      description="How long a proposed action waits for the customer's yes, seconds")
 
     # --- Guards (A2A services) ---
     judge_host: str = Field("127.0.0.1", description="Judge bind/connect host")

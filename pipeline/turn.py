@@ -26,12 +26,15 @@ from opentelemetry.trace import Tracer
 
 from guards.sanitizer import sanitize
 from guards.schema import Verdict
+from pipeline.agent.actions import collecting_proposals
 from pipeline.budget import TurnBudget
+from pipeline.confirm import Confirmation, pending_card
 from pipeline.errors import GuardUnavailable, MemoryBackendError, ModelRefused
 from pipeline.events import FinalEvent, StepName
 from pipeline.memory.models import Recall
 from pipeline.memory.policy import worth_saving
 from pipeline.memory.screening import screen_recall
+from pipeline.pending import PendingSigner, ProposedAction
 from pipeline.recorder import TurnRecorder
 from pipeline.services import DeskServices
 from pipeline.settings import Settings
@@ -63,8 +66,9 @@ class Turn:
     """The work of one turn; `run` records every event through the recorder."""
 
     def __init__(self, services: DeskServices, settings: Settings, tracer: Tracer, recorder: TurnRecorder,
-                 email: str) -> None:
+                 email: str, signer: PendingSigner | None = None) -> None:
         self.services = services
+        self.signer = signer
         self.settings = settings
         self.tracer = tracer
         self.recorder = recorder
@@ -94,7 +98,7 @@ class Turn:
     def _blocked(self, by: StepName, reason: str, answer: str | None = None) -> None:
         self._final("blocked", answer or BLOCKED_ANSWERS[by], blocked_by=by, reason=reason)
 
-    async def run(self, text: str) -> None:
+    async def run(self, text: str, pending: str | None = None) -> None:
         with self.step("sanitizer") as timer:
             cleaned = sanitize(text, max_chars=self.settings.max_message_chars,
                                max_bytes=self.settings.max_message_bytes)
@@ -111,10 +115,14 @@ class Turn:
             return
         # Recall overlaps the Guardrail only: started beside the Judge it competed with the Judge's
         # round trip for the two cores and slowed every blocked turn for a result it threw away.
+        # The customer's reply to a pending action (pipeline/confirm.py); None-like without a signer.
+        confirmation = Confirmation.read(self.signer, pending, message, self.email)
         recall = asyncio.create_task(self._timed_recall(message))
         try:
             off_topic = await self._guardrail(message)
-            if off_topic is not None:
+            # A bare "yes"/"no" may read as off-topic; it is let through only as the exact word,
+            # answering a pending action this desk signed for this very customer.
+            if off_topic is not None and not confirmation.verified:
                 self.recorder.step("recall", "skipped", reason="turn blocked")
                 self._blocked("guardrail", off_topic)
                 return
@@ -127,14 +135,25 @@ class Turn:
             if not recall.done():
                 recall.cancel()
             await asyncio.gather(recall, return_exceptions=True)
-        answer = await self._answer(message, [m.text for m in memories.kept])
+        if confirmation.settles:
+            answer, proposal = await self._settle(confirmation), None
+        else:
+            answer, proposal = await self._answer(message, [m.text for m in memories.kept])
         with self.step("masker") as timer:
             masked = await self.services.masker.mask(answer)
+            card = await pending_card(self.signer, self.services.masker, self.email, proposal)
             timer.end("ok", redactions=[r.type for r in masked.redactions])
         save_failed = await self._save(message)
-        self._final("answered", masked.text,
+        self._final("needs_confirmation" if card else "answered", masked.text, pending=card,
                     reason="Your preference could not be saved; please mention it again next time."
                     if save_failed else None)
+
+    async def _settle(self, confirmation: Confirmation) -> str:
+        """Answer a pending action: on a verified yes, write exactly what was signed."""
+        with self.step("agent") as timer, bound_to(ToolScope(self.email, self.recorder.turn_id, self.budget)):
+            answer = await confirmation.settle(self.services.actions)
+            timer.end("ok", confirmation=confirmation.outcome, tool_calls=self.budget.usage.tool_calls)
+        return answer
 
     async def _timed_recall(self, message: str) -> tuple[Recall, float, float]:
         """This customer's memories for `message`, screened; with the search and screening ms."""
@@ -159,9 +178,11 @@ class Turn:
             timer.end(_status(checked.verdict), **checked.verdict.model_dump())
         return checked.verdict.reason if checked.verdict.verdict == "block" else None
 
-    async def _answer(self, message: str, memories: list[str]) -> str:
+    async def _answer(self, message: str, memories: list[str]) -> tuple[str, ProposedAction | None]:
+        """The agent's answer, and the write it proposed (nothing is written in this turn)."""
         answer = ""
-        with self.step("agent") as timer, bound_to(ToolScope(self.email, self.recorder.turn_id, self.budget)):
+        with (self.step("agent") as timer, bound_to(ToolScope(self.email, self.recorder.turn_id, self.budget)),
+              collecting_proposals() as proposals):
             async for event in self.services.agent.run(self.email, message, memories):
                 if event.usage_metadata:
                     self.budget.add_tokens(input_tokens=event.usage_metadata.prompt_token_count or 0,
@@ -170,8 +191,8 @@ class Turn:
                     answer += "".join(p.text or "" for p in event.content.parts if not p.thought)
             if not answer.strip():
                 raise ModelRefused("the model gave no answer")
-            timer.end("ok", tool_calls=self.budget.usage.tool_calls, chars=len(answer))
-        return answer
+            timer.end("ok", tool_calls=self.budget.usage.tool_calls, chars=len(answer), proposed=len(proposals))
+        return answer, (proposals[0] if proposals else None)
 
     async def _save(self, message: str) -> bool:
         """Save the customer's own words when they carry a standing preference; True if that failed."""

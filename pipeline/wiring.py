@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from guards.judge.rules import RuleSet
+from pipeline.agent.actions import ActionDesk
 from pipeline.agent.support import SupportAgent
 from pipeline.agent.tools import desk_tools
 from pipeline.clients.judge import JudgeClient
@@ -23,15 +24,17 @@ async def build_services(settings: Settings) -> DeskServices:
     gateway = ToolboxGateway.from_settings(settings)
     await gateway.load()
     llms = build_llms(settings, ("guardrail", "agent"), embedder=embedder)
+    actions = ActionDesk(gateway)
     return DeskServices(
         judge=JudgeClient(settings),
         masker=MaskerClient(settings),
         guardrail=Guardrail(llms["guardrail"], RuleSet.load().fast_path),
-        agent=SupportAgent(llms["agent"], desk_tools(gateway),
+        agent=SupportAgent(llms["agent"], desk_tools(gateway, actions),
                            max_output_tokens=settings.model_max_output_tokens,
                            history_max_messages=settings.history_max_messages),
         memory=build_memory(settings, embedder=embedder),
         closers=(gateway.aclose,),
+        actions=actions,
     )
 
 

@@ -14,6 +14,7 @@ import os
 import secrets
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,25 +28,36 @@ AUDIENCE = "supportdesk-toolbox"
 ALGORITHM = "ES256"
 
 
-def load_or_create_key(path: Path) -> ECKey:
-    """The private signing key at `path`; generated there (0600) if absent, safely under races."""
+def read_private_file(path: Path, create: Callable[[], str]) -> str:
+    """The text of the private file at `path`; written there (0600) from `create()` if absent.
+
+    Safe under races: written private from the first byte, then linked into place; link() fails
+    if another process won the race, and then its file is the one everybody reads.
+    """
     if not path.exists():
-        key = ECKey.generate_key("P-256", parameters={"alg": ALGORITHM, "use": "sig"}, private=True)
-        key.ensure_kid()
         path.parent.mkdir(parents=True, exist_ok=True)
-        # Written private from the first byte, then linked into place: link() fails if another
-        # process won the race, and then its key is the one everybody loads below.
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".signing-key-")
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".private-")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(key.as_dict(private=True), out)
+                out.write(create())
             with contextlib.suppress(FileExistsError):
                 os.link(tmp, path)
         finally:
             os.unlink(tmp)
     if path.stat().st_mode & 0o077:
         raise ValueError(f"{path} is readable by other users; make it private (chmod 600) or delete it")
-    key = ECKey.import_key(json.loads(path.read_text(encoding="utf-8")))
+    return path.read_text(encoding="utf-8")
+
+
+def _new_key() -> str:
+    key = ECKey.generate_key("P-256", parameters={"alg": ALGORITHM, "use": "sig"}, private=True)
+    key.ensure_kid()
+    return json.dumps(key.as_dict(private=True))
+
+
+def load_or_create_key(path: Path) -> ECKey:
+    """The private signing key at `path`; generated there (0600) if absent, safely under races."""
+    key = ECKey.import_key(json.loads(read_private_file(path, _new_key)))
     if not key.is_private or key.kid is None:
         raise ValueError(f"{path} does not hold a private signing key with a key id")
     return key

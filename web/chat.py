@@ -9,13 +9,14 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator
 from contextlib import aclosing
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.types import Receive, Scope, Send
 
 from pipeline import CustomerSession, Event, for_customer
+from pipeline.pending import MAX_TOKEN_CHARS
 from web.auth import current_account, resources
 from web.bodies import read_json
 
@@ -26,6 +27,8 @@ class ChatRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     message: str
+    #: The signed token of the last turn's `needs_confirmation`, sent back with the reply to it.
+    pending: str | None = Field(None, max_length=MAX_TOKEN_CHARS)
 
 
 async def _lines(events: AsyncGenerator[Event, None]) -> AsyncGenerator[str, None]:
@@ -56,7 +59,7 @@ async def chat(request: Request) -> Response:
     desk = resources(request)
     settings = desk.settings
     try:
-        message = ChatRequest.model_validate(await read_json(request, max_bytes=settings.chat_max_body_bytes)).message
+        body = ChatRequest.model_validate(await read_json(request, max_bytes=settings.chat_max_body_bytes))
     except ValidationError:
         raise HTTPException(422, 'Send {"message": "..."}.') from None
     hit = await desk.limiter.hit(f"chat:{account.email}", limit=settings.chat_max_per_window,
@@ -64,5 +67,6 @@ async def chat(request: Request) -> Response:
     if not hit.allowed:
         return JSONResponse({"error": "You are sending messages too quickly. Please wait a moment."}, 429,
                             headers={"Retry-After": str(hit.retry_after_s)})
-    events = desk.pipeline.run_turn(CustomerSession(account.email), message)
+    # The token is only a claim: the pipeline verifies its signature, expiry and customer.
+    events = desk.pipeline.run_turn(CustomerSession(account.email), body.message, body.pending)
     return TurnStream(_lines(events), media_type=NDJSON, headers={"X-Accel-Buffering": "no"})

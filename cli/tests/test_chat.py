@@ -77,7 +77,8 @@ def test_exit_code_per_outcome(status: str) -> None:
     end: FinalEvent | ErrorEvent = (
         ErrorEvent(stage="judge", code=503, message="down", **common) if status == "error"
         else FinalEvent(status=status, answer="a", usage=Usage(), **common))  # type: ignore[arg-type]
-    assert exit_code(end) == {"answered": 0, "blocked": 2, "capped": 3, "refused": 3, "error": 1}[status]
+    assert exit_code(end) == {"answered": 0, "blocked": 2, "capped": 3, "refused": 3, "needs_confirmation": 4,
+                              "error": 1}[status]
 
 
 def _repl(env: dict[str, str], cwd: Path) -> Terminal:

@@ -12,8 +12,9 @@ from typing import Any
 
 Row = dict[str, Any]
 
-CAPABILITIES = ("check an order's status or where your parcel is, list your orders, and record a "
-                "delivery instruction, a return request or a cancel request for one of your orders")
+CAPABILITIES = ("check an order's status or where your parcel is, list your orders, and — once you confirm — "
+                "record a delivery instruction, a return, cancel or exchange request (for a whole order or some "
+                "of its items) or a new delivery address for one of your orders")
 
 _STATUS = {
     "processing": "is being prepared and has not shipped yet",
@@ -29,6 +30,16 @@ _ACTION_NAMES = {
     "delivery_instruction": "delivery instruction",
     "return_request": "return request",
     "cancel_request": "cancel request",
+    "exchange_request": "exchange request",
+    "address_change": "change of delivery address",
+}
+#: How a customer could ask for each, quoted in the policy answer.
+_EXAMPLES = {
+    "delivery_instruction": "leave ORD-10042 with my neighbour",
+    "return_request": "return ORD-10042",
+    "cancel_request": "cancel ORD-10042",
+    "exchange_request": "exchange the shoes from ORD-10042 for size 44",
+    "address_change": "change the address of ORD-10042 to 12 New Street, Springfield",
 }
 
 
@@ -81,15 +92,47 @@ def latest_hint(total: int) -> str:
     return "" if total <= 1 else f"(This is the newest of your {total} orders.) "
 
 
-def action_recorded(action: str, order_id: str, note: str, *, newly: bool) -> str:
+def _what(row: Row) -> str:
+    items = row.get("items")
+    scope = f"{', '.join(items)} of order {row.get('order_id')}" if items else f"order {row.get('order_id')}"
+    if row.get("new_item"):
+        return f"{scope}, to become: {row['new_item']}"
+    if row.get("new_address"):
+        return f"{scope}, new delivery address: {row['new_address']}"
+    return scope
+
+
+def proposal(row: Row, *, others: int = 0) -> str:
+    """A write the desk proposed: nothing is recorded until the customer says yes."""
+    name = _ACTION_NAMES.get(str(row.get("action")), str(row.get("action")))
+    later = f" (One request at a time: ask me again for the other {others} afterwards.)" if others else ""
+    return (f"I can record a {name} for {_what(row)}. Nothing is recorded yet: reply “yes” to record it, "
+            f"or “no” to leave it.{later}")
+
+
+def not_allowed(action: str, order_id: str, reason: str) -> str:
+    return f"I can't record a {_ACTION_NAMES.get(action, action)} for order {order_id}: {reason} Nothing was recorded."
+
+
+def policy(action: str, allowed: Sequence[str]) -> str:
+    """The answer to "could I …?": what the policy allows. Proposes nothing."""
     name = _ACTION_NAMES.get(action, action)
-    quoted = f": “{note}”" if note and action == "delivery_instruction" else ""
-    if not newly:
-        # The recorded one may be worded differently (the key ignores the note): don't quote ours.
-        return (f"A {name} for order {order_id} was already recorded today, so nothing new was added. "
-                "If it needs changing, please tell our team.")
-    return (f"I've recorded your {name} for order {order_id}{quoted}. "
-            "Our team will take it from here.")
+    when = " or ".join(f"“{s}”" for s in allowed) or "no status"
+    return (f"A {name} is possible for orders that are {when}. Nothing has been recorded. If you would like one, "
+            f"just ask, for example: “{_EXAMPLES.get(action, action)}”.")
+
+
+def ask_item(action: str, row: Row) -> str:
+    return (f"Which item of order {row.get('order_id')} is the {_ACTION_NAMES.get(action, action)} for? "
+            f"It has: {_items(row)}.")
+
+
+def ask_new_item(item: str) -> str:
+    return f"What should the {item} be exchanged for (for example another size or colour)?"
+
+
+def ask_new_address(order_id: str) -> str:
+    return f"What is the new delivery address for order {order_id}? Please write it in full, with the house number."
 
 
 def ask_order_id(action: str) -> str:

@@ -25,7 +25,7 @@ _ID_DIGITS = re.compile(r"\d{4,10}")
 _BARE_NUMBER = re.compile(r"(?<![\w.,$€£])(\d{4,10})(?![\w.,%]|\s*(?:dollars|euros|pounds|usd|eur|gbp)\b)", re.I)
 #: A reference with its lead-in ("for my order 10042"), removed whole from notes.
 _ORDER_REF_PHRASE = re.compile(
-    r"(?i)(?:\b(?:for|on|of|with|about|regarding|re)\s+)?(?:(?:my|the|this|that)\s+)?" + _REF_LIST
+    r"(?i)(?:\b(?:for|on|of|with|about|regarding|re|from|in)\s+)?(?:(?:my|the|this|that)\s+)?" + _REF_LIST
 )
 _LATEST = re.compile(r"(?i)\b(latest|last|newest|most\s+recent|recent|current)\b")
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?])")
@@ -68,13 +68,17 @@ def mask_order_refs(text: str) -> str:
     return _ORDER_REF.sub("order", text)
 
 
+def strip_order_refs(text: str) -> str:
+    """The text without its order references and their lead-in ("for my order 10042")."""
+    return _SPACE_BEFORE_PUNCT.sub(r"\1", " ".join(_ORDER_REF_PHRASE.sub(" ", text).split()))
+
+
 def extract_note(text: str) -> str:
     """The customer's own words for a delivery instruction or reason, order reference removed.
 
     The note is recorded for staff, so it stays the customer's wording, not a paraphrase.
     """
-    without_ref = _SPACE_BEFORE_PUNCT.sub(r"\1", " ".join(_ORDER_REF_PHRASE.sub(" ", text).split()))
-    note = without_ref.strip(_EDGE_JUNK)
+    note = strip_order_refs(text).strip(_EDGE_JUNK)
     if len(note) > NOTE_MAX_CHARS:
         note = note[: NOTE_MAX_CHARS - 1].rstrip() + "…"
     return note

@@ -18,7 +18,7 @@ from pipeline.models.extract import mask_order_refs
 
 Intent = Literal[
     "order_status", "where_is_parcel", "list_orders", "delivery_instruction", "return_request",
-    "cancel_request", "greeting", "thanks", "unsupported",
+    "cancel_request", "exchange_request", "address_change", "greeting", "thanks", "unsupported",
 ]
 FALLBACK: Intent = "unsupported"
 

@@ -7,13 +7,17 @@ asks for the newest one's status, then answers.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from pipeline.agent.policy import load_policy
 from pipeline.models import answers
 from pipeline.models.extract import extract_note, find_order_ids, mentions_latest
 from pipeline.models.intents import Intent
 from pipeline.models.turn import TurnView
+from pipeline.models.wording import is_hypothetical, named_items, new_address_of, new_item_of
 
 FIND = "find-customer-orders"
 STATUS = "get-order-status"
@@ -22,7 +26,11 @@ _ACTIONS: dict[Intent, str] = {
     "delivery_instruction": "delivery_instruction",
     "return_request": "return_request",
     "cancel_request": "cancel_request",
+    "exchange_request": "exchange_request",
+    "address_change": "address_change",
 }
+#: Where a bare number is far more often a house number or postcode than an order.
+_ADDRESS_TEXTS = frozenset({"delivery_instruction", "address_change"})
 
 
 @dataclass(frozen=True)
@@ -70,28 +78,60 @@ def _status(intent: Intent, view: TurnView, delivery_notes: Sequence[str]) -> St
     return Step(answer=prefix + " ".join(texts))
 
 
+def _details(action: str, message: str, row: dict[str, Any]) -> dict[str, str] | Step:
+    """The write's arguments beyond the order, or the question for what is missing."""
+    names = [str(i.get("name")) for i in row.get("items") or [] if isinstance(i, dict)]
+    items = named_items(message, names)
+    if action != "exchange_request" and set(items) == set(names):
+        items = []  # every item named is the whole order
+    args = {"note": extract_note(message), "items": json.dumps(items) if items else "", "new_item": "",
+            "new_address": ""}
+    if action == "exchange_request":
+        if not items:
+            return Step(answer=answers.ask_item(action, row))
+        args["new_item"] = new_item_of(message)
+        if not args["new_item"]:
+            return Step(answer=answers.ask_new_item(items[0]))
+    if action == "address_change":
+        args["items"] = ""
+        args["new_address"] = new_address_of(message)
+        if not args["new_address"]:
+            return Step(answer=answers.ask_new_address(str(row.get("order_id"))))
+    return args
+
+
 def _action(action: str, view: TurnView) -> Step:
-    # Delivery notes hold house numbers and postcodes: there, only a cued number is an order.
-    ids = find_order_ids(view.message, bare_numbers=action != "delivery_instruction")
+    if is_hypothetical(view.message):  # "could I return it if …?": explain, propose nothing
+        return Step(answer=answers.policy(action, load_policy().allowed_statuses(action)))
+    ids = find_order_ids(view.message, bare_numbers=action not in _ADDRESS_TEXTS)
     # An action is only taken on the newest order when the customer says so ("my last order").
     if not ids and not mentions_latest(view.message):
         return Step(answer=answers.ask_order_id(action))
     targets = ids or _newest(view)
     if isinstance(targets, Step):
         return targets
-    note = extract_note(view.message)
-    pending = [i for i in targets if view.find(ACTION, order_id=i, action=action) is None]
-    if pending:
-        return Step(calls=tuple(Call(ACTION, {"order_id": i, "action": action, "note": note})
-                                for i in pending))
-    texts = []
-    for order_id in targets:
-        result = view.find(ACTION, order_id=order_id, action=action)
-        rows = result.rows if result else []
-        texts.append(answers.action_recorded(action, order_id, note,
-                                             newly=bool(rows[0].get("newly_recorded")))
-                     if rows else answers.not_on_account(order_id))
-    return Step(answer=" ".join(texts))
+    order_id = targets[0]  # one request at a time: each needs its own yes
+    looked_up = view.find(STATUS, order_id=order_id)
+    if looked_up is None:
+        return Step(calls=(Call(STATUS, {"order_id": order_id}),))
+    if not looked_up.rows:
+        return Step(answer=answers.not_on_account(order_id))
+    row = looked_up.rows[0]
+    policy = load_policy()
+    if not policy.allows(action, str(row.get("status"))):
+        return Step(answer=answers.not_allowed(action, order_id, policy.refusal(action, str(row.get("status")))))
+    details = _details(action, view.message, row)
+    if isinstance(details, Step):
+        return details
+    proposed = view.find(ACTION, order_id=order_id, action=action)
+    if proposed is None:
+        return Step(calls=(Call(ACTION, {"order_id": order_id, "action": action, **details}),))
+    if not proposed.rows:
+        return Step(answer=answers.not_on_account(order_id))
+    result = proposed.rows[0]
+    if not result.get("proposed"):
+        return Step(answer=answers.not_allowed(action, order_id, str(result.get("reason"))))
+    return Step(answer=answers.proposal(result, others=len(targets) - 1))
 
 
 def next_step(intent: Intent, view: TurnView, delivery_notes: Sequence[str]) -> Step:

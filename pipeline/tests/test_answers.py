@@ -3,19 +3,27 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
+from contextlib import AsyncExitStack
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
 from db.connect import connection
+from pipeline.agent.actions import ActionDesk
 from pipeline.agent.tools import WRITE_UNKNOWN, derive_idempotency_key
 from pipeline.desk import CustomerSession, Pipeline
+from pipeline.errors import ToolboxUnavailable
 from pipeline.events import ErrorEvent, FinalEvent, StepEvent, ToolEvent
 from pipeline.settings import Settings
+from pipeline.tests.fixtures import ShopCustomer
 from pipeline.tests.scripted import RewordingLlm
 from pipeline.tests.streams import drain
 from pipeline.tests.variants import masker_hangs, slow_judge, toolbox_down, with_model
+from toolbox.client import ToolboxGateway
+from toolbox.results import ToolResult
 
 
 async def _stored_memories(settings: Settings, email: str) -> list[str]:
@@ -86,6 +94,9 @@ async def test_delivery_instruction_lands_exactly_once(desk: Pipeline, desk_sett
     writes = [e for e in events if isinstance(e, ToolEvent) and e.name == "action-log"]
     assert [(w.status, w.row_count) for w in writes] == [("ok", 1)]
     assert "customer_email" not in writes[0].args and "idempotency_key" not in writes[0].args
+    final = events[-1]
+    assert isinstance(final, FinalEvent) and final.pending is not None, final
+    await drain(desk.run_turn(CustomerSession(email), "yes", final.pending.token))
     async with connection(desk_settings) as conn:
         rows = await conn.fetch("SELECT action, payload FROM actions_log WHERE order_id = $1", order_id)
     assert [(r["action"], json.loads(r["payload"])["note"]) for r in rows] == [
@@ -116,58 +127,76 @@ async def _actions_on(settings: Settings, order_id: str) -> list[str]:
     return [r["action"] for r in rows]
 
 
-async def _newest_order(settings: Settings, email: str) -> str:
-    async with connection(settings) as conn:
-        order_id = await conn.fetchval("SELECT order_id FROM customer_orders WHERE customer_email = $1 "
-                                       "ORDER BY order_date DESC LIMIT 1", email)
-    assert order_id is not None
-    return str(order_id)
+async def _proposed(desk: Pipeline, email: str, message: str) -> str:
+    """The signed token of the request `message` makes (nothing is written yet)."""
+    final = (await drain(desk.run_turn(CustomerSession(email), message)))[-1]
+    assert isinstance(final, FinalEvent) and final.status == "needs_confirmation" and final.pending, final
+    return final.pending.token
 
 
-async def test_a_request_repeated_after_a_failed_turn_lands_once_and_says_so(
-        desk: Pipeline, desk_settings: Settings, tmp_path) -> None:
-    """The insert lands, then the Masker times out: the customer is told the turn failed and asks
-    again in other words. Still one row, and the second answer says it was already recorded."""
-    email = "emma.schmidt@example.com"
-    order_id = await _newest_order(desk_settings, email)
+async def test_a_confirmation_repeated_after_a_failed_turn_lands_once_and_says_so(
+        desk: Pipeline, desk_settings: Settings, shop_customer: ShopCustomer, tmp_path) -> None:
+    """The insert lands, then the Masker times out: the customer is told the turn failed and
+    confirms again. Still one row, and the second answer says it was already recorded."""
+    order_id = shop_customer.orders["processing"]
+    token = await _proposed(desk, shop_customer.email, f"Please cancel order {order_id}.")
     hanging = desk_settings.model_copy(update={"masker_timeout_s": 0.3})
     async with masker_hangs(desk, hanging, tmp_path) as pipeline:
-        first = await drain(pipeline.run_turn(CustomerSession(email), f"Please cancel order {order_id}."))
+        first = await drain(pipeline.run_turn(CustomerSession(shop_customer.email), "yes", token))
     assert isinstance(first[-1], ErrorEvent) and (first[-1].stage, first[-1].code) == ("masker", 504)
-    assert [(e.status, e.row_count) for e in first if isinstance(e, ToolEvent) and e.name == "action-log"] == [
-        ("ok", 1)]
     assert await _actions_on(desk_settings, order_id) == ["cancel_request"]
 
-    again = await drain(desk.run_turn(CustomerSession(email),
-                                      f"I asked before but got an error: cancel {order_id}, I don't need it any more."))
+    again = await drain(desk.run_turn(CustomerSession(shop_customer.email), "yes", token))
     final = again[-1]
     assert isinstance(final, FinalEvent) and final.status == "answered", final
     assert "already recorded" in final.answer and order_id in final.answer
     assert await _actions_on(desk_settings, order_id) == ["cancel_request"]
 
 
-async def test_a_write_whose_outcome_is_unknown_says_exactly_that(desk: Pipeline, desk_settings: Settings,
-                                                                  tmp_path) -> None:
-    email = "emma.schmidt@example.com"
-    order_id = await _newest_order(desk_settings, email)
-    async with toolbox_down(desk, desk_settings, tmp_path) as pipeline:
-        events = await drain(pipeline.run_turn(CustomerSession(email), f"Please return order {order_id}."))
+class _WriteFails(ToolboxGateway):
+    """The real Toolbox for look-ups; the write itself never answers (its outcome is unknown)."""
+
+    async def call(self, name: str, **args: Any) -> ToolResult:
+        if name == "action-log":
+            raise ToolboxUnavailable("action-log failed: connection reset")
+        return await super().call(name, **args)
+
+
+@pytest.mark.parametrize("failing", ["toolbox-down", "write-fails"])
+async def test_a_confirmation_whose_outcome_is_unknown_says_exactly_that(
+        desk: Pipeline, desk_settings: Settings, shop_customer: ShopCustomer, tmp_path, failing: str) -> None:
+    order_id = shop_customer.orders["delivered"]
+    token = await _proposed(desk, shop_customer.email, f"Please return order {order_id}.")
+    async with AsyncExitStack() as stack:
+        if failing == "toolbox-down":  # the look-up before the write fails: nothing can have landed
+            pipeline = await stack.enter_async_context(toolbox_down(desk, desk_settings, tmp_path))
+        else:
+            gateway = _WriteFails.from_settings(desk_settings)
+            await gateway.load()
+            stack.push_async_callback(gateway.aclose)
+            pipeline = Pipeline(desk_settings, dataclasses.replace(desk.services, actions=ActionDesk(gateway)),
+                                tracer_provider=desk.tracer_provider, runlog=desk.runlog)
+        events = await drain(pipeline.run_turn(CustomerSession(shop_customer.email), "yes", token))
     ended = events[-1]
     assert isinstance(ended, ErrorEvent) and ended.stage == "agent", ended
-    assert ended.message == WRITE_UNKNOWN
+    assert ended.message == (WRITE_UNKNOWN if failing == "write-fails" else ToolboxUnavailable.user_message)
+    assert await _actions_on(desk_settings, order_id) == []
 
 
-async def test_a_reworded_note_within_one_turn_writes_once(desk: Pipeline, desk_settings: Settings) -> None:
-    email = "emma.schmidt@example.com"
-    async with connection(desk_settings) as conn:
-        order_id = await conn.fetchval("SELECT order_id FROM customer_orders WHERE customer_email = $1 "
-                                       "ORDER BY order_date ASC LIMIT 1", email)
+async def test_a_reworded_note_within_one_turn_is_one_request(desk: Pipeline, desk_settings: Settings,
+                                                              shop_customer: ShopCustomer) -> None:
+    order_id = shop_customer.orders["shipped"]
     llm = RewordingLlm(order_id=order_id, notes=("Leave it behind the blue gate.",
                                                  "Please leave the parcel behind the blue gate, thanks!"))
     async with with_model(desk, desk_settings, llm) as pipeline:
-        events = await drain(pipeline.run_turn(CustomerSession(email), f"Delivery note for {order_id}: blue gate."))
+        events = await drain(pipeline.run_turn(CustomerSession(shop_customer.email),
+                                               f"Delivery note for {order_id}: blue gate."))
     writes = [e for e in events if isinstance(e, ToolEvent) and e.name == "action-log"]
     assert [(w.status, w.row_count) for w in writes] == [("ok", 1), ("ok", 1)], events[-1]
+    final = events[-1]
+    assert isinstance(final, FinalEvent) and final.status == "needs_confirmation" and final.pending, final
+    assert await _actions_on(desk_settings, order_id) == []
+    await drain(desk.run_turn(CustomerSession(shop_customer.email), "yes", final.pending.token))
     assert await _actions_on(desk_settings, order_id) == ["delivery_instruction"]
 
 

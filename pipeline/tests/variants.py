@@ -20,6 +20,7 @@ from db.bootstrap import prepare_database
 from db.embedded import EmbeddedPostgres
 from db.tests.fixtures import pg_folder
 from evals.harness import free_port
+from pipeline.agent.actions import ActionDesk
 from pipeline.agent.support import SupportAgent
 from pipeline.agent.tools import desk_tools
 from pipeline.clients.judge import JudgeClient
@@ -47,12 +48,15 @@ def _rebuilt(desk: Pipeline, settings: Settings, **services: Any) -> Pipeline:
                     tracer_provider=desk.tracer_provider, runlog=desk.runlog)
 
 
-async def _agent_with(stack: AsyncExitStack, settings: Settings, llm: BaseLlm) -> SupportAgent:
+async def _agent_with(stack: AsyncExitStack, settings: Settings, llm: BaseLlm) -> dict[str, Any]:
+    """The services an agent on `llm` brings: itself, and the confirmed writes through its Toolbox."""
     gateway = ToolboxGateway.from_settings(settings)
     await gateway.load()
     stack.push_async_callback(gateway.aclose)
-    return SupportAgent(llm, desk_tools(gateway), max_output_tokens=settings.model_max_output_tokens,
-                        history_max_messages=settings.history_max_messages)
+    actions = ActionDesk(gateway)
+    return {"agent": SupportAgent(llm, desk_tools(gateway, actions), max_output_tokens=settings.model_max_output_tokens,
+                                  history_max_messages=settings.history_max_messages),
+            "actions": actions}
 
 
 @asynccontextmanager
@@ -132,19 +136,19 @@ async def masker_hangs(desk: Pipeline, settings: Settings, _: Path) -> AsyncIter
 async def with_model(desk: Pipeline, settings: Settings, llm: BaseLlm) -> AsyncIterator[Pipeline]:
     """The desk with its agent on `llm` (a scripted model); everything else shared."""
     async with AsyncExitStack() as stack:
-        yield _rebuilt(desk, settings, agent=await _agent_with(stack, settings, llm))
+        yield _rebuilt(desk, settings, **await _agent_with(stack, settings, llm))
 
 
 @asynccontextmanager
 async def looping_model(desk: Pipeline, settings: Settings, _: Path) -> AsyncIterator[Pipeline]:
     async with AsyncExitStack() as stack:
-        yield _rebuilt(desk, settings, agent=await _agent_with(stack, settings, LoopingLlm()))
+        yield _rebuilt(desk, settings, **await _agent_with(stack, settings, LoopingLlm()))
 
 
 @asynccontextmanager
 async def refusing_model(desk: Pipeline, settings: Settings, _: Path) -> AsyncIterator[Pipeline]:
     async with AsyncExitStack() as stack:
-        yield _rebuilt(desk, settings, agent=await _agent_with(stack, settings, RefusingLlm()))
+        yield _rebuilt(desk, settings, **await _agent_with(stack, settings, RefusingLlm()))
 
 
 @asynccontextmanager
@@ -156,7 +160,7 @@ async def toolbox_down(desk: Pipeline, settings: Settings, tmp: Path) -> AsyncIt
         async with AsyncExitStack() as stack:
             agent = await _agent_with(stack, own, build_llm(own, "agent", embedder=Embedder.load()))
             server.stop()
-            yield _rebuilt(desk, own, agent=agent)
+            yield _rebuilt(desk, own, **agent)
     finally:
         server.stop()
 
@@ -193,7 +197,7 @@ async def _stopped_database(desk: Pipeline, settings: Settings, tmp: Path, pgdat
             memory = build_memory(own, embedder=embedder)
             stack.push_async_callback(memory.aclose)
             database.stop()
-            yield _rebuilt(desk, own, agent=agent, memory=memory)
+            yield _rebuilt(desk, own, **agent, memory=memory)
     finally:
         server.stop()
         database.stop()

@@ -9,12 +9,15 @@ import yaml
 
 from db.connect import connection
 from db.seed import SEED_FILE
+from pipeline.errors import ToolResultError
 from pipeline.settings import Settings
 from toolbox.client import ToolboxGateway
 from toolbox.scope import ToolScope, bound_to, idempotency_key
 
 CUSTOMERS = [c["email"] for c in yaml.safe_load(SEED_FILE.read_text())["customers"]]
 PAIRS = list(itertools.permutations(CUSTOMERS[:3], 2))
+#: The write tool's detail parameters for a request about a whole order (db/migrations/0005).
+WHOLE_ORDER = {"items": "", "new_item": "", "new_address": ""}
 
 
 async def _orders_of(settings: Settings, email: str) -> list[str]:
@@ -49,7 +52,8 @@ async def test_action_log_on_another_customers_order_inserts_nothing(
     async with connection(desk_settings) as conn:
         before = await conn.fetchval("SELECT count(*) FROM actions_log")
     with bound_to(ToolScope(other, "turn-write")), idempotency_key(f"isolation-{owner}-{other}"):
-        result = await gateway.call("action-log", order_id=order_id, action="cancel_request", note="cancel it")
+        result = await gateway.call("action-log", order_id=order_id, action="cancel_request", note="cancel it",
+                                    **WHOLE_ORDER)
     assert result.rows == []
     async with connection(desk_settings) as conn:
         assert await conn.fetchval("SELECT count(*) FROM actions_log") == before
@@ -60,9 +64,9 @@ async def test_action_log_lands_once_per_idempotency_key(desk_settings: Settings
     order_id = (await _orders_of(desk_settings, customer))[0]
     with bound_to(ToolScope(customer, "turn-retry")), idempotency_key("retry-key-0000000001"):
         first = await gateway.call("action-log", order_id=order_id, action="delivery_instruction",
-                                   note="leave it with the neighbour at number 12")
+                                   note="leave it with the neighbour at number 12", **WHOLE_ORDER)
         second = await gateway.call("action-log", order_id=order_id, action="delivery_instruction",
-                                    note="leave it with the neighbour at number 12")
+                                    note="leave it with the neighbour at number 12", **WHOLE_ORDER)
     assert first.rows[0]["newly_recorded"] is True and second.rows[0]["newly_recorded"] is False
     async with connection(desk_settings) as conn:
         assert await conn.fetchval(
@@ -75,3 +79,34 @@ async def test_customer_email_is_not_model_visible_and_cannot_be_passed(gateway:
     assert "idempotency_key" not in {p.name for p in gateway.model_params(tool)}
     with bound_to(ToolScope(CUSTOMERS[0], "turn-spoof")), pytest.raises(TypeError):
         await gateway.call(tool, customer_email=CUSTOMERS[1])
+
+
+@pytest.mark.parametrize(("action", "details", "lands"), [
+    ("exchange_request", {"items": '["a"]', "new_item": "size 44"}, True),
+    ("return_request", {"items": '["a", "b"]'}, True),
+    ("exchange_request", {"new_item": "size 44"}, False),  # which item?
+    ("exchange_request", {"items": '["a"]'}, False),  # becoming what?
+    ("address_change", {"items": '["a"]', "new_address": "1 New Road"}, False),  # an address is for the order
+    ("address_change", {}, False),
+    ("delivery_instruction", {"new_address": "1 New Road"}, False),
+    ("cancel_request", {"items": "[]"}, False),
+], ids=["exchange", "partial-return", "exchange-no-item", "exchange-no-new-item", "address-with-items",
+        "address-without-address", "instruction-with-address", "empty-items"])
+async def test_the_database_refuses_a_request_of_the_wrong_shape(desk_settings: Settings, gateway: ToolboxGateway,
+                                                                 action: str, details: dict[str, str],
+                                                                 lands: bool) -> None:
+    customer = CUSTOMERS[4]
+    order_id = (await _orders_of(desk_settings, customer))[1]
+    key = f"shape-{action}-{sorted(details.items())}"[:120]
+    with bound_to(ToolScope(customer, "turn-shape")), idempotency_key(key.ljust(16, "-")):
+        args = {"order_id": order_id, "action": action, "note": "", **WHOLE_ORDER, **details}
+        if lands:
+            assert (await gateway.call("action-log", **args)).rows[0]["newly_recorded"] is True
+        else:
+            with pytest.raises(ToolResultError):
+                await gateway.call("action-log", **args)
+    async with connection(desk_settings) as conn:
+        row = await conn.fetchrow("SELECT items, payload FROM actions_log WHERE idempotency_key = $1",
+                                  key.ljust(16, "-"))
+        await conn.execute("DELETE FROM actions_log WHERE idempotency_key = $1", key.ljust(16, "-"))
+    assert (row is not None) is lands

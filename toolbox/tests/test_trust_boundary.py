@@ -131,7 +131,8 @@ async def test_writes_without_the_desks_proof_insert_nothing(desk_settings: Sett
     before = await _log_count(desk_settings)
     text = await _call(desk_settings, "action-log", {
         "customer_email": VICTIM, "order_id": order_id, "action": "cancel_request", "note": "cancel it",
-        "idempotency_key": f"direct-{kind}"}, _token(kind, desk_settings))
+        "items": "", "new_item": "", "new_address": "", "idempotency_key": f"direct-{kind}"},
+        _token(kind, desk_settings))
     assert "missing or invalid authentication header" in text and order_id not in text
     assert await _log_count(desk_settings) == before
 

@@ -7,8 +7,12 @@ const STEP_LABELS = {
   agent: "Support agent", masker: "Data masker", save: "Memory save",
 };
 const OUTCOME_LABELS = {
-  answered: "Answer", blocked: "Blocked", capped: "Stopped early", refused: "Refused", error: "Error",
+  answered: "Answer", needs_confirmation: "Please confirm", blocked: "Blocked", capped: "Stopped early",
+  refused: "Refused", error: "Error",
 };
+// The signed pending action of the last turn (needs_confirmation). It goes back with the next
+// message only, whatever that message is: the desk executes it on an exact "yes", drops it otherwise.
+let pendingToken = null;
 
 const byId = (id) => document.getElementById(id);
 
@@ -127,10 +131,31 @@ class TurnView {
     let heading = OUTCOME_LABELS[event.status] || event.status;
     if (event.status === "blocked" && event.blocked_by) heading += ` by ${STEP_LABELS[event.blocked_by] || event.blocked_by}`;
     const reason = event.status === "answered" ? "" : event.reason ? `Reason: ${event.reason}` : "";
-    this.setOutcome(event.status, heading, [event.answer, reason]);
+    this.setOutcome(event.status, heading, [event.answer, event.pending ? "" : reason]);
+    if (event.pending) this.confirmCard(event.pending);
     const usage = event.usage || {};
     this.setMeta(`Tokens ${usage.input_tokens || 0} in · ${usage.output_tokens || 0} out · ` +
       `${count(usage.tool_calls || 0, "tool call")} · ${ms(event.latency_ms)}`);
+  }
+
+  confirmCard(pending) {
+    pendingToken = pending.token;
+    const card = el("div", "confirm-card");
+    card.setAttribute("role", "group");
+    card.setAttribute("aria-label", "Confirm this request");
+    card.append(el("p", "confirm-title", "This will be recorded for our team:"), el("p", "confirm-summary", pending.summary));
+    const yes = el("button", "confirm-yes", "Confirm");
+    const no = el("button", "confirm-no", "Cancel");
+    for (const [button, reply] of [[yes, "yes"], [no, "no"]]) {
+      button.type = "button";
+      button.addEventListener("click", () => {
+        yes.disabled = no.disabled = true;
+        submitText(reply);
+      });
+    }
+    card.append(yes, no);
+    this.outcome.append(card);
+    yes.focus();
   }
 
   error(event) {
@@ -167,13 +192,15 @@ async function streamTurn(response, view) {
 }
 
 async function send(text) {
+  const pending = pendingToken;
+  pendingToken = null;
   const view = new TurnView(text);
   byId("turns").append(view.root);
   view.root.scrollIntoView({ block: "end" });
   const response = await fetch("/api/chat", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ message: text }),
+    body: JSON.stringify(pending ? { message: text, pending } : { message: text }),
   });
   if (response.status === 401) {
     view.fail("Your session has ended.");
@@ -193,9 +220,14 @@ async function onChat(event) {
   const box = byId("message");
   const text = box.value.trim();
   if (!text) return;
+  box.value = "";
+  await submitText(text);
+}
+
+async function submitText(text) {
+  const box = byId("message");
   const button = byId("send");
   button.disabled = true;
-  box.value = "";
   try {
     await send(text);
   } catch (_) {
@@ -203,7 +235,7 @@ async function onChat(event) {
     if (last) last.dataset.status = "error";
   } finally {
     button.disabled = false;
-    box.focus();
+    if (!pendingToken) box.focus();  // a new confirmation card keeps the focus on its Confirm button
   }
 }
 

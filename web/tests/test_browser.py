@@ -157,3 +157,58 @@ async def test_a_customer_sees_no_trace_link_even_with_tracing_on(browser: Brows
     assert not [link for link in links if "trace" in link.lower() or str(traced.settings.phoenix_port) in link]
     for leak in ("/api/trace", "/redirects/traces", traced.settings.phoenix_url, "View trace"):
         assert leak not in html
+
+
+async def _log_in(page: Page, url: str, email: str, password: str) -> None:
+    await page.goto(url)
+    await page.fill("#email", email)
+    await page.fill("#password", password)
+    await page.press("#password", "Enter")
+    await expect(page.locator("#chat-view")).to_be_visible()
+
+
+async def _last_turn(page: Page, count: int) -> Any:
+    turn = page.locator("#turns > li").nth(count)
+    await expect(turn).not_to_have_attribute("data-status", "pending", timeout=TURN_TIMEOUT_MS)
+    return turn
+
+
+async def test_a_request_is_recorded_only_after_the_customer_confirms_it(
+        browser: Browser, web_server: WebServer, demo_password: str, shop_customer: Any) -> None:
+    delivered, processing = shop_customer.orders["delivered"], shop_customer.orders["processing"]
+    context = await browser.new_context()
+    page = await context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda exc: problems.append(str(exc)))
+
+    async def rows() -> list[Any]:
+        return list(await web_server.desk.pool.fetch(
+            "SELECT order_id, action, items FROM actions_log WHERE customer_email = $1", shop_customer.email))
+    try:
+        await _log_in(page, web_server.url, shop_customer.email, demo_password)
+        # An exchange: the card says what will be recorded; nothing is, until Confirm.
+        turn = await _ask(page, f"Please exchange the running shoes from order {delivered} for size 44.")
+        assert await turn.get_attribute("data-status") == "needs_confirmation"
+        card = turn.locator(".confirm-card")
+        await expect(card).to_contain_text("Trail running shoes")
+        await expect(card).to_contain_text(delivered)
+        await expect(card.locator("button.confirm-yes")).to_be_focused()  # keyboard-reachable, focused
+        assert await rows() == []
+        await page.keyboard.press("Enter")  # the focused Confirm button
+        done = await _last_turn(page, 1)
+        assert await done.get_attribute("data-status") == "answered"
+        await expect(done.locator(".outcome")).to_contain_text("is recorded")
+        recorded = await rows()
+        assert [(r["order_id"], r["action"], json.loads(r["items"])) for r in recorded] == [
+            (delivered, "exchange_request", ["Trail running shoes"])]
+
+        # A cancel, then Cancel on the card: nothing more is recorded.
+        turn = await _ask(page, f"Please cancel order {processing}.")
+        assert await turn.get_attribute("data-status") == "needs_confirmation"
+        await turn.locator(".confirm-card button.confirm-no").click()
+        declined = await _last_turn(page, 3)
+        await expect(declined.locator(".outcome")).to_contain_text("nothing was recorded")
+        assert await rows() == recorded
+    finally:
+        await context.close()
+    assert problems == [], problems

@@ -137,7 +137,7 @@ async def test_the_stream_carries_no_guard_memory_or_tool_internals(
     assert [m["text"] for m in recall["detail"]["kept"]] == [note]
     tools = answered[1]["tools"]
     assert any("note" in t["args"] for t in tools), tools
-    assert answered[0][-1]["status"] == "answered"
+    assert answered[0][-1]["status"] == "needs_confirmation"  # a request waits for the customer's yes (#15)
 
 
 async def test_a_failed_step_streams_no_exception_class(desk_settings: Any, desk: Any, demo_password: str,

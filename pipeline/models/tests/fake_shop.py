@@ -7,6 +7,7 @@ model can be driven through a real ADK `Runner` without PostgreSQL.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,8 @@ from google.adk.agents.llm_agent import ToolUnion
 from google.adk.tools.base_tool import BaseTool
 from google.adk.tools.tool_context import ToolContext
 from google.genai import types
+
+from pipeline.agent.policy import ACTIONS
 
 Result = dict[str, Any]
 _STR = types.Schema(type=types.Type.STRING)
@@ -63,25 +66,27 @@ class FakeShop:
         rows = [o for o in self._own() if o["order_id"] == order_id]
         return {"rows": rows, "row_count": len(rows)}
 
-    def action_log(self, order_id: str, action: str, note: str) -> Result:
-        self.calls.append(("action-log", {"order_id": order_id, "action": action, "note": note}))
+    def action_log(self, order_id: str, action: str, note: str, items: str, new_item: str, new_address: str) -> Result:
+        """Like the desk's write tool: a proposal (`pipeline.agent.actions`), never a write."""
+        self.calls.append(("action-log", {"order_id": order_id, "action": action, "note": note, "items": items,
+                                          "new_item": new_item, "new_address": new_address}))
         if not any(o["order_id"] == order_id for o in self._own()):
             return {"rows": [], "row_count": 0}
-        key = (order_id, action, note)
-        newly = key not in self.actions
-        if newly:
-            self.actions.append(key)
-        return {"rows": [{"order_id": order_id, "action": action, "newly_recorded": newly}], "row_count": 1}
+        self.actions.append((order_id, action, note))
+        row = {"order_id": order_id, "action": action, "proposed": True, "needs_confirmation": True,
+               **({"items": json.loads(items)} if items else {}), **({"new_item": new_item} if new_item else {}),
+               **({"new_address": new_address} if new_address else {})}
+        return {"rows": [row], "row_count": 1}
 
     def tools(self) -> list[ToolUnion]:
         """The tools as an `LlmAgent` takes them."""
         return [*self.shop_tools()]
 
     def shop_tools(self) -> list[ShopTool]:
-        action = types.Schema(type=types.Type.STRING,
-                              enum=["delivery_instruction", "return_request", "cancel_request"])
+        action = types.Schema(type=types.Type.STRING, enum=list(ACTIONS))
         return [
             ShopTool("get-order-status", {"order_id": _STR}, self.get_order_status),
             ShopTool("find-customer-orders", {}, self.find_customer_orders),
-            ShopTool("action-log", {"order_id": _STR, "action": action, "note": _STR}, self.action_log),
+            ShopTool("action-log", {"order_id": _STR, "action": action, "note": _STR, "items": _STR, "new_item": _STR,
+                                    "new_address": _STR}, self.action_log),
         ]

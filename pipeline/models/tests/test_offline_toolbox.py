@@ -19,6 +19,7 @@ from google.genai import types
 
 from db.connect import connection
 from db.seed import SEED_FILE
+from pipeline.agent.actions import collecting_proposals
 from pipeline.agent.tools import desk_tools
 from pipeline.embedding import Embedder
 from pipeline.models.offline_support import OfflineSupportLlm
@@ -87,7 +88,8 @@ async def test_offline_model_with_toolbox(case: dict[str, Any], world: dict[str,
     session = await sessions.create_session(app_name="models-toolbox", user_id="customer")
     recorder = CallRecorder()
     message = types.Content(role="user", parts=[types.Part(text=case["message"])])
-    with bound_to(ToolScope(customer_email=world["email"], turn_id=uuid.uuid4().hex, observer=recorder)):
+    with (bound_to(ToolScope(customer_email=world["email"], turn_id=uuid.uuid4().hex, observer=recorder)),
+          collecting_proposals()):
         events = [e async for e in runner.run_async(user_id="customer", session_id=session.id, new_message=message)]
     assert recorder.calls == case["calls"]
     final = [e.content for e in events if e.is_final_response() and e.content and e.content.parts]
