@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable
 
 from guards.masker.address_tail import AddressTail
-from guards.masker.base import Span, keyword_pattern, load_terms
+from guards.masker.base import Span, load_terms
 
 # Upper-case initial in the scripts customers write addresses in (Latin incl. extended, Greek, Cyrillic).
 _UP = "[A-ZÀ-ÖØ-ÞĀ-žΑ-ΩА-ЯЁ]"
@@ -127,9 +127,11 @@ class AddressDetector:
         self._corner = re.compile(rf"[Cc]orner{_SP}of{_SP}(?P<first>[^\n,;!?]{{2,60}}?){_SP}and{_SP}"
                                   rf"(?P<second>[^\W\d_][\w'’-]*+(?:{_SP}{_WORD})?)")
         # After "lives at", "Adresse:", "ship to": a name and a number, in any case, are a street.
-        cues = keyword_pattern(terms["cues"]).pattern
+        # Led by a class of the cues' first letters with the look-behind after it, like the prefixes:
+        # `re` then skips to those letters instead of trying every cue at every word (~5x faster).
+        cue_lead = f"[{re.escape(''.join(sorted(_case_variants(''.join(c[0] for c in terms['cues'])))))}](?<!\\w.)"
         self._after_cue = re.compile(
-            rf"(?i:{cues})[ \t:]*+(?P<street>(?:"
+            rf"{cue_lead}(?i:{_alternation(terms['cues'], first_read=True)})(?!\w)[ \t:]*+(?P<street>(?:"
             rf"(?:\d{{1,6}}[ \t]+)?{_CUE_WORD}(?:[ \t]+{_CUE_WORD}){{0,3}}?[ \t]+{_HOUSE}(?!\w){_NOT_HOUSE}"
             rf"|(?:\d{{1,6}}[ \t]+)?{_HOUSE}(?!\w){_NOT_HOUSE}[ \t]+{_CUE_WORD}(?:[ \t]+{_CUE_WORD}){{1,3}}))",
             re.IGNORECASE)
