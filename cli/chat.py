@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.live import Live
+from rich.markup import escape
 from rich.text import Text
 
 from cli.render import EXIT_ERROR, EXIT_UNCONFIRMED, TurnView, exit_code, printable
@@ -44,6 +45,7 @@ PASSWORD_ENV = "SUPPORTDESK_PASSWORD"
 UNEXPECTED = "Something went wrong on our side. Please try again in a moment."
 HELP = ("Ask about your orders. /trace prints the last turn's trace link, /quit leaves; "
         "Ctrl-C stops an answer that is taking too long.")
+CONFIRM_PROMPT = "Record this? [y/N] "
 STOPPED = "Stopped: that question was not answered. Ask again whenever you like."
 
 
@@ -155,7 +157,9 @@ async def _confirm(pipeline: Pipeline, session: CustomerSession, view: TurnView,
     end = view.end
     assert isinstance(end, FinalEvent) and end.pending is not None
     try:
-        reply = (await _read_line(out, "Record this? [y/N] ")).strip().casefold()
+        # With --ndjson stdout carries only events: the question goes to stderr.
+        asking = Console(stderr=True) if ndjson else out
+        reply = (await _read_line(asking, escape(CONFIRM_PROMPT))).strip().casefold()
     except EOFError:
         reply = ""
     confirmed = reply in ("y", "yes")

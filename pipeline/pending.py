@@ -19,7 +19,7 @@ import secrets
 import time
 import unicodedata
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -45,11 +45,11 @@ class ProposedAction(BaseModel):
 
     order_id: str = Field(pattern=r"^ORD-[0-9]{5}$")
     action: Action
-    note: str = Field("", max_length=300)
+    note: Annotated[str, Field(max_length=300)] = ""
     #: Names of the order's items concerned; None is the whole order.
     items: tuple[str, ...] | None = None
-    new_item: str = Field("", max_length=200)
-    new_address: str = Field("", max_length=300)
+    new_item: Annotated[str, Field(max_length=200)] = ""
+    new_address: Annotated[str, Field(max_length=300)] = ""
 
 
 class PendingAction(BaseModel):

@@ -164,3 +164,32 @@ def test_repl_wrong_password_on_a_terminal(chat_env: dict[str, str], tmp_path: P
         terminal.kill()
         raise
     assert code == 1
+
+
+@pytest.mark.parametrize(("reply", "ndjson", "exit_status", "rows"), [
+    ("y\n", False, 0, 1), ("n\n", False, EXIT_CODES["needs_confirmation"], 0),
+    ("", False, EXIT_CODES["needs_confirmation"], 0), ("y\n", True, 0, 1),
+], ids=["y-records", "n-records-nothing", "end-of-input-records-nothing", "ndjson-y"])
+def test_one_shot_request_asks_before_recording(chat_env: dict[str, str], desk_settings: Any, shop_customer: Any,
+                                                tmp_path: Path, reply: str, ndjson: bool, exit_status: int,
+                                                rows: int) -> None:
+    order_id = shop_customer.orders["delivered"]
+    argv = [SUPPORTDESK, "chat", "--email", shop_customer.email, *(["--ndjson"] if ndjson else []),
+            f"Please return order {order_id}."]
+    done = subprocess.run(argv, env=chat_env, cwd=tmp_path, capture_output=True, text=True, timeout=180,
+                          input=reply, check=False)
+    assert done.returncode == exit_status, (done.stdout, done.stderr)
+    assert "Record this? [y/N]" in (done.stderr if ndjson else done.stdout)
+    if ndjson:
+        finals = [e for e in map(parse_event, done.stdout.splitlines()) if isinstance(e, FinalEvent)]
+        assert [f.status for f in finals] == ["needs_confirmation", "answered"]
+        assert finals[0].pending is not None and finals[0].pending.order_id == order_id
+
+    import asyncio
+
+    from db.connect import connection
+
+    async def count() -> int:
+        async with connection(desk_settings) as conn:
+            return int(await conn.fetchval("SELECT count(*) FROM actions_log WHERE order_id = $1", order_id))
+    assert asyncio.run(count()) == rows

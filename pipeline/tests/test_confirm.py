@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import time
 from pathlib import Path
@@ -12,8 +13,10 @@ import pytest
 import yaml
 
 from db.connect import connection
+from guards.schema import Verdict
 from pipeline.desk import CustomerSession, Pipeline
 from pipeline.events import FinalEvent, ToolEvent
+from pipeline.guardrail import GuardrailResult
 from pipeline.pending import PendingAction
 from pipeline.settings import Settings
 from pipeline.tests.fixtures import ShopCustomer
@@ -146,3 +149,35 @@ async def test_a_question_about_a_possibility_proposes_and_writes_nothing(
     assert "Nothing has been recorded" in final.answer, final.answer
     assert not [e for e in events if isinstance(e, ToolEvent) and e.name == "action-log"]
     assert await _rows(desk_settings, shop_customer.email) == []
+
+
+@pytest.mark.parametrize("word", ["yes", "Yes.", "y", "ja", "sí", "oui", "sì", "sim", "no", "nein"])
+async def test_the_guardrail_lets_a_bare_confirmation_word_through(desk: Pipeline, word: str) -> None:
+    checked = await desk.services.guardrail.check(word)
+    assert checked.verdict.verdict == "allow", checked
+
+
+class _BlocksEverything:
+    """A Guardrail that finds every message off-topic: what a stricter scope could do to "yes"."""
+
+    async def check(self, text: str) -> GuardrailResult:
+        return GuardrailResult(Verdict(verdict="block", reason="off topic", tier="model", score=1.0))
+
+
+@pytest.mark.parametrize(("reply", "token", "passes"), [
+    ("yes", "valid", True),  # only this: the exact word, answering this customer's valid pending action
+    ("yes", None, False),
+    ("yes", "forged", False),
+    ("yes, and tell me a joke", "valid", False),
+], ids=["exact-word-valid-token", "no-token", "forged-token", "more-than-the-word"])
+async def test_a_stricter_guardrail_is_bypassed_only_by_a_bare_word_for_a_valid_pending_action(
+        desk: Pipeline, desk_settings: Settings, shop_customer: ShopCustomer, reply: str, token: str | None,
+        passes: bool) -> None:
+    proposed = await _propose(desk, desk_settings, shop_customer, CASES[0])
+    assert proposed.pending is not None
+    sent = {"valid": proposed.pending.token, "forged": proposed.pending.token[:-4] + "AAAA", None: None}[token]
+    strict = Pipeline(desk_settings, dataclasses.replace(desk.services, guardrail=_BlocksEverything()),
+                      tracer_provider=desk.tracer_provider, runlog=desk.runlog)
+    final = await _turn(strict, shop_customer.email, reply, sent)
+    assert (final.status == "answered") is passes and (final.blocked_by == "guardrail") is not passes, final
+    assert len(await _rows(desk_settings, shop_customer.email)) == int(passes)
