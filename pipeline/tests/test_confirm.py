@@ -48,6 +48,10 @@ async def _propose(desk: Pipeline, settings: Settings, shop: ShopCustomer, case:
     assert proposed.status == "needs_confirmation", proposed
     assert proposed.pending is not None and proposed.pending.order_id == order_id
     assert proposed.pending.action == case["kind"]
+    # A new address is PII like any other: the card and the answer show it masked.
+    new_address = case["row"].get("payload", {}).get("new_address")
+    if new_address:
+        assert new_address not in proposed.pending.summary and new_address not in proposed.answer, proposed
     assert await _rows(settings, shop.email) == []
     return proposed
 
