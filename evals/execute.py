@@ -65,16 +65,18 @@ def plan(suite: Suite, facts: DeskFacts) -> Iterator[PlannedCase]:
                               customer=customers[index % len(customers)], messages=[case.text], dataset=dataset)
 
 
-async def one_turn(pipeline: Pipeline, email: str, text: str) -> tuple[str, str]:
-    """Run a turn to its terminal event: its id (which names the run log) and how it ended."""
-    turn_id, ended = "", "error"
-    async for event in pipeline.run_turn(CustomerSession(email), text):
+async def one_turn(pipeline: Pipeline, email: str, text: str, pending: str | None = None
+                   ) -> tuple[str, str, str | None]:
+    """Run a turn to its terminal event: its id (which names the run log), how it ended, and the
+    token of the action it asks the customer to confirm, if it ends `needs_confirmation`."""
+    turn_id, ended, token = "", "error", None
+    async for event in pipeline.run_turn(CustomerSession(email), text, pending):
         turn_id = turn_id or event.turn_id
         if isinstance(event, FinalEvent):
-            ended = event.status
+            ended, token = event.status, event.pending.token if event.pending else None
         elif isinstance(event, ErrorEvent):
             ended = "error"
-    return turn_id, ended
+    return turn_id, ended, token
 
 
 async def run_suite(pipeline: Pipeline, suite: Suite, facts: DeskFacts, on_turn: OnTurn = lambda *_: None,
@@ -84,9 +86,10 @@ async def run_suite(pipeline: Pipeline, suite: Suite, facts: DeskFacts, on_turn:
     for round_ in range(repeat):
         for planned in plan(suite, facts):
             planned = planned.model_copy(update={"repeat": round_})
-            turn_ids = []
+            turn_ids, token = [], None
             for text in planned.messages:
-                turn_id, ended = await one_turn(pipeline, planned.customer, text)
+                # A case's next message answers the pending action, as the chat sends "yes" back.
+                turn_id, ended, token = await one_turn(pipeline, planned.customer, text, token)
                 turn_ids.append(turn_id)
             on_turn(planned, ended)
             runs.append(CaseRun(turn_ids=turn_ids, **planned.model_dump()))

@@ -190,5 +190,6 @@ def _task_result(case: TaskCase, records: list[RunRecord], facts: DeskFacts, phr
     if case.kind == "list_orders":
         return checks.list_result(case, records[0], facts)
     if case.kind == "delivery_instruction":
-        return checks.delivery_result(case, records[0], facts, actions)
+        # The request, then the customer's "yes" to the action it proposes: the last turn records it.
+        return checks.delivery_result(case, records[-1], facts, actions)
     return checks.memory_result(case, records)
