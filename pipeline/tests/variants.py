@@ -48,7 +48,7 @@ def _rebuilt(desk: Pipeline, settings: Settings, **services: Any) -> Pipeline:
                     tracer_provider=desk.tracer_provider, runlog=desk.runlog)
 
 
-async def _agent_with(stack: AsyncExitStack, settings: Settings, llm: BaseLlm) -> dict[str, Any]:
+async def _agent_services(stack: AsyncExitStack, settings: Settings, llm: BaseLlm) -> dict[str, Any]:
     """The services an agent on `llm` brings: itself, and the confirmed writes through its Toolbox."""
     gateway = ToolboxGateway.from_settings(settings)
     await gateway.load()
@@ -57,6 +57,11 @@ async def _agent_with(stack: AsyncExitStack, settings: Settings, llm: BaseLlm) -
     return {"agent": SupportAgent(llm, desk_tools(gateway, actions), max_output_tokens=settings.model_max_output_tokens,
                                   history_max_messages=settings.history_max_messages),
             "actions": actions}
+
+
+async def _agent_with(stack: AsyncExitStack, settings: Settings, llm: BaseLlm) -> SupportAgent:
+    agent: SupportAgent = (await _agent_services(stack, settings, llm))["agent"]
+    return agent
 
 
 @asynccontextmanager
@@ -136,19 +141,19 @@ async def masker_hangs(desk: Pipeline, settings: Settings, _: Path) -> AsyncIter
 async def with_model(desk: Pipeline, settings: Settings, llm: BaseLlm) -> AsyncIterator[Pipeline]:
     """The desk with its agent on `llm` (a scripted model); everything else shared."""
     async with AsyncExitStack() as stack:
-        yield _rebuilt(desk, settings, **await _agent_with(stack, settings, llm))
+        yield _rebuilt(desk, settings, **await _agent_services(stack, settings, llm))
 
 
 @asynccontextmanager
 async def looping_model(desk: Pipeline, settings: Settings, _: Path) -> AsyncIterator[Pipeline]:
     async with AsyncExitStack() as stack:
-        yield _rebuilt(desk, settings, **await _agent_with(stack, settings, LoopingLlm()))
+        yield _rebuilt(desk, settings, **await _agent_services(stack, settings, LoopingLlm()))
 
 
 @asynccontextmanager
 async def refusing_model(desk: Pipeline, settings: Settings, _: Path) -> AsyncIterator[Pipeline]:
     async with AsyncExitStack() as stack:
-        yield _rebuilt(desk, settings, **await _agent_with(stack, settings, RefusingLlm()))
+        yield _rebuilt(desk, settings, **await _agent_services(stack, settings, RefusingLlm()))
 
 
 @asynccontextmanager
@@ -158,7 +163,7 @@ async def toolbox_down(desk: Pipeline, settings: Settings, tmp: Path) -> AsyncIt
     server.start()
     try:
         async with AsyncExitStack() as stack:
-            agent = await _agent_with(stack, own, build_llm(own, "agent", embedder=Embedder.load()))
+            agent = await _agent_services(stack, own, build_llm(own, "agent", embedder=Embedder.load()))
             server.stop()
             yield _rebuilt(desk, own, **agent)
     finally:
@@ -193,7 +198,7 @@ async def _stopped_database(desk: Pipeline, settings: Settings, tmp: Path, pgdat
     embedder = Embedder.load()
     try:
         async with AsyncExitStack() as stack:
-            agent = await _agent_with(stack, own, build_llm(own, "agent", embedder=embedder))
+            agent = await _agent_services(stack, own, build_llm(own, "agent", embedder=embedder))
             memory = build_memory(own, embedder=embedder)
             stack.push_async_callback(memory.aclose)
             database.stop()
