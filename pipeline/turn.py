@@ -45,7 +45,7 @@ BLOCKED_ANSWERS: dict[StepName, str] = {
     "sanitizer": "Sorry, we could not read that message. Please retype it.",
     "judge": "Sorry, I can't help with that message. It was stopped by our security check.",
     "guardrail": "I can only help with your orders here: status and tracking, delivery instructions, "
-                 "returns and cancellations.",
+                 "returns, exchanges, cancellations and address changes.",
 }
 
 
