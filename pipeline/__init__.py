@@ -20,7 +20,7 @@ _EXPORTS = {
     "StepEvent": "pipeline.events", "ToolEvent": "pipeline.events", "TurnEvent": "pipeline.events",
     "Usage": "pipeline.events", "parse_event": "pipeline.events", "for_customer": "pipeline.redact",
     "Settings": "pipeline.settings", "load_settings": "pipeline.settings",
-    "trace_url": "pipeline.tracing",
+    "trace_url": "pipeline.tracing", "MAX_TOKEN_CHARS": "pipeline.pending",
 }
 __all__ = sorted(_EXPORTS)
 

@@ -119,8 +119,8 @@ class Settings(BaseSettings):
     model_max_retries: int = Field(3, ge=0, description="Retries on 429/5xx/network only")
     model_max_output_tokens: int = Field(1024, gt=0, description="Output token cap per model call")
     guardrail_threshold: float | None = Field(
-        None, ge=0, le=1, description="Offline guardrail: P(off topic) that blocks, probability 0-1 "
-                                      "(unset = the threshold calibrated in pipeline/models/data/guardrail/guardrail.md)")
+        None, ge=0, le=1, description="Offline guardrail: P(off topic) that blocks, probability 0-1 (unset = "
+                                      "the threshold calibrated in pipeline/models/data/guardrail/guardrail.md)")
 
     # --- Memory ---
     mem0_api_key: SecretStr | None = Field(None, description="Mem0 Cloud key; set = cloud backend")

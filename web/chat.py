@@ -15,8 +15,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.types import Receive, Scope, Send
 
-from pipeline import CustomerSession, Event, for_customer
-from pipeline.pending import MAX_TOKEN_CHARS
+from pipeline import MAX_TOKEN_CHARS, CustomerSession, Event, for_customer
 from web.auth import current_account, resources
 from web.bodies import read_json
 

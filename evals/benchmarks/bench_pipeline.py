@@ -22,7 +22,8 @@ from pathlib import Path
 from evals.casefiles import load_suite
 from evals.execute import one_turn
 from evals.harness import private_desk
-from evals.metrics import Percentiles, latency, percentiles
+from evals.intervals import Percentiles, percentiles
+from evals.latency import latency
 from evals.runlogs import RunRecord, load_run
 from pipeline.desk import Pipeline
 
@@ -41,7 +42,8 @@ async def run(pipeline: Pipeline, work: list[tuple[str, str]], count: int) -> li
     records = []
     for i in range(count):
         email, text = work[i % len(work)]
-        records.append(load_run(pipeline.settings.runs_dir, await one_turn(pipeline, email, text)))
+        turn_id, _, _ = await one_turn(pipeline, email, text)
+        records.append(load_run(pipeline.settings.runs_dir, turn_id))
     return records
 
 

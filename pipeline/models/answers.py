@@ -33,13 +33,15 @@ _ACTION_NAMES = {
     "exchange_request": "exchange request",
     "address_change": "change of delivery address",
 }
-#: How a customer could ask for each, quoted in the policy answer.
+#: How a customer could ask for each, quoted in the policy answer. The example id is no real
+#: order: an answer that names a real one would name another customer's order.
+_EXAMPLE_ORDER = "ORD-12345"
 _EXAMPLES = {
-    "delivery_instruction": "leave ORD-10042 with my neighbour",
-    "return_request": "return ORD-10042",
-    "cancel_request": "cancel ORD-10042",
-    "exchange_request": "exchange the shoes from ORD-10042 for size 44",
-    "address_change": "change the address of ORD-10042 to 12 New Street, Springfield",
+    "delivery_instruction": f"leave {_EXAMPLE_ORDER} with my neighbour",
+    "return_request": f"return {_EXAMPLE_ORDER}",
+    "cancel_request": f"cancel {_EXAMPLE_ORDER}",
+    "exchange_request": f"exchange the shoes from {_EXAMPLE_ORDER} for size 44",
+    "address_change": f"change the address of {_EXAMPLE_ORDER} to 12 New Street, Springfield",
 }
 
 
@@ -137,7 +139,7 @@ def ask_new_address(order_id: str) -> str:
 
 def ask_order_id(action: str) -> str:
     return (f"Which order is the {_ACTION_NAMES.get(action, action)} for? "
-            "Please tell me the order number (for example ORD-10042).")
+            f"Please tell me the order number (for example {_EXAMPLE_ORDER}).")
 
 
 def greeting() -> str:
