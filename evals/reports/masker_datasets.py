@@ -15,6 +15,7 @@ import argparse
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from evals.intervals import wilson
 from evals.reports.masker_scoring import (
     CORE,
     DATASETS,
@@ -24,7 +25,6 @@ from evals.reports.masker_scoring import (
     presidio_items,
     score,
     shop_items,
-    wilson,
 )
 from guards.masker import SUPPORTED_TYPES, Masker
 from guards.masker.base import Span

@@ -22,7 +22,6 @@ covers a letter or digit outside every gold span ("bytes changed outside PII"; s
 from __future__ import annotations
 
 import json
-import math
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -82,16 +81,6 @@ def shop_items(names: Iterable[str]) -> list[Item]:
                               tuple((g.start, g.end) for g in gold), not gold, case.get("region", ""),
                               tuple(case["types"]) if "types" in case else None))
     return items
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of the proportion k/n."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def removed(text: str, value: Span, masked: list[Span]) -> bool:
