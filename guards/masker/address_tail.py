@@ -30,7 +30,8 @@ _CAP = rf"(?:{_UP}[a-z]{{0,2}}\.(?=[ \t]\w)|{_UP}[\w'’-]*+)"
 _ANY = r"(?!and(?!\w))[^\W\d_][\w'’-]*+"
 _CONNECTOR = r"(?:am|an|der|de|la|le|les|sur|en|upon|on|im|bei|del|di|du|sous|ob|nad|pod|na|u)"
 # "Frankfurt am Main", "Newcastle upon Tyne", "Ostrov nad Ohří", "Montréal (Québec)", "København K".
-_TOWN = rf"{_CAP}(?:[ \t]{{1,8}}+(?:{_CONNECTOR}[ \t]{{1,8}}+)?{_CAP}){{0,3}}(?:[ \t]{{1,8}}+\({_CAP}(?:[ \t]{_CAP})?\))?"
+_TOWN = (rf"{_CAP}(?:[ \t]{{1,8}}+(?:{_CONNECTOR}[ \t]{{1,8}}+)?{_CAP}){{0,3}}"
+         rf"(?:[ \t]{{1,8}}+\({_CAP}(?:[ \t]{_CAP})?\))?")
 # Comma or line break (presidio-style blocks also have "\n, ON"), or a space before a postcode.
 # Line prefixes of quoted mail ("> ") are part of the break. Runs of blanks are bounded, so that no
 # search can start at every blank of a long run and scan it all: a scan from any position is short.
@@ -51,7 +52,8 @@ class AddressTail:
         # code ("austin tx 78701"): "colour 0031", "code porte 4521" are not towns.
         self._town_code = re.compile(
             rf"{BREAK}(?:{_TOWN}[ \t]{{0,8}}+,?+[ \t]{{0,8}}+(?P<code>{POSTCODE})"
-            rf"|{_ANY}(?:[ \t]{{1,8}}+{_ANY}){{0,3}}[ \t]{{0,8}}+,?+[ \t]{{0,8}}+\d{{5}}(?:-\d{{4}})?(?![\w-]|[ \t.,]\d))")
+            rf"|{_ANY}(?:[ \t]{{1,8}}+{_ANY}){{0,3}}[ \t]{{0,8}}+,?+[ \t]{{0,8}}+"
+            rf"\d{{5}}(?:-\d{{4}})?(?![\w-]|[ \t.,]\d))")
         self._town = re.compile(rf"(?:{BREAK}|[ \t]{{1,8}}+){_TOWN}")
         countries = grouped_alternation(terms["countries"])
         self._country = re.compile(rf"{BREAK}(?i:{countries})(?![\w])")
