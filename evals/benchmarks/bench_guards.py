@@ -29,7 +29,6 @@ from guards.judge import JudgeEngine, RuleSet
 from guards.judge.model_tier import LlmJudgeTier
 from guards.proof import GuardKeys
 from pipeline.clients import JudgeClient, MaskerClient
-from pipeline.embedding import Embedder
 from pipeline.models.factory import build_llm
 from pipeline.settings import Settings
 from services.launch import start_service, stop_service
@@ -112,7 +111,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         settings = private_settings(Path(tmp))
-        engine = JudgeEngine(RuleSet.load(), LlmJudgeTier(build_llm(settings, "judge", embedder=Embedder.load())))
+        engine = JudgeEngine(RuleSet.load(), LlmJudgeTier(build_llm(settings, "judge", embedder=None)))
         rule_texts = [text for text in MESSAGES if engine.decide_rules(text) is not None]
         model_texts = [text for text in MESSAGES if engine.decide_rules(text) is None]
         print(f"{len(MESSAGES)} desk messages: {len(rule_texts)} decided by rules, {len(model_texts)} by the model")

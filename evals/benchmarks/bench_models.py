@@ -89,9 +89,9 @@ def main() -> None:
     embedder = Embedder.load()
     report("embed one new message (reference)", timed(embedder.embed_one, args.runs, "e"))
     report("offline agent turn, one tool call (Runner)", asyncio.run(agent_turns(embedder, args.runs)))
-    guardrail = OfflineGuardrailLlm.build(embedder)
+    guardrail = OfflineGuardrailLlm.build()
     report("offline guardrail decision", timed(guardrail.decide, args.runs, "g"))
-    judge = OfflineJudgeLlm.build(embedder)
+    judge = OfflineJudgeLlm.build()
     report("offline judge decision", timed(judge.decide, args.runs, "j"))
 
 

@@ -24,7 +24,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import override
 
 from guards.classifier.artefact import Classifier
-from pipeline.models.exemplars import TextEmbedder
 from pipeline.models.turn import latest_user_text, model_response
 
 JUDGE_MODEL_DIR = Path(__file__).resolve().parents[2] / "guards" / "judge" / "model"
@@ -54,8 +53,8 @@ class _ClassifierLlm(BaseLlm):
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     @classmethod
-    def build(cls, embedder: TextEmbedder | None = None, threshold: float | None = None) -> _ClassifierLlm:
-        """`embedder` is unused: the model loads its own pinned embedder (shared per process)."""
+    def build(cls, threshold: float | None = None) -> _ClassifierLlm:
+        """The committed classifier (it loads its own pinned embedder, shared per process)."""
         classifier = Classifier.load(cls.directory, cls.guard)
         return cls.model_validate({"classifier": classifier,
                                    "threshold": classifier.meta.threshold if threshold is None else threshold})

@@ -25,13 +25,17 @@ Role = Literal["agent", "guardrail", "judge"]
 OFFLINE = "offline"
 
 
-def build_offline(settings: Settings, role: Role, embedder: TextEmbedder) -> BaseLlm:
+def build_offline(settings: Settings, role: Role, embedder: TextEmbedder | None) -> BaseLlm:
+    """The offline model of `role`. Only the agent reads the injected MiniLM embedder: the guard
+    classifiers load their own pinned e5 model (`guards/classifier/`)."""
     if role == "agent":
+        if embedder is None:
+            raise ConfigError("the offline model needs the local embedder (pass embedder=Embedder.load())")
         return OfflineSupportLlm.build(embedder)
     if role == "guardrail":
-        return OfflineGuardrailLlm.build(embedder, settings.guardrail_threshold)
+        return OfflineGuardrailLlm.build(settings.guardrail_threshold)
     if role == "judge":
-        return OfflineJudgeLlm.build(embedder, settings.judge_model_threshold)
+        return OfflineJudgeLlm.build(settings.judge_model_threshold)
     raise ConfigError(f"unknown model role {role!r}")
 
 
@@ -55,8 +59,6 @@ def build_hosted(settings: Settings, *, gemini_base_url: str | None = None,
 
 def build_llm(settings: Settings, role: Role, *, embedder: TextEmbedder | None) -> BaseLlm:
     if settings.model_name == OFFLINE:
-        if embedder is None:
-            raise ConfigError("the offline model needs the local embedder (pass embedder=Embedder.load())")
         return build_offline(settings, role, embedder)
     return build_hosted(settings)
 

@@ -6,7 +6,6 @@ from starlette.applications import Starlette
 
 from guards.judge import JudgeEngine, RuleSet
 from guards.judge.model_tier import LlmJudgeTier
-from pipeline.embedding import Embedder
 from pipeline.models.factory import build_llm
 from pipeline.settings import Settings
 from services.common import GuardSpec, build_guard_app
@@ -27,7 +26,7 @@ SPEC = GuardSpec(
 
 def build_engine(settings: Settings) -> JudgeEngine:
     """Rules from data, the model tier from the configured model (offline by default); once."""
-    llm = build_llm(settings, "judge", embedder=Embedder.load())
+    llm = build_llm(settings, "judge", embedder=None)
     return JudgeEngine(RuleSet.load(), LlmJudgeTier(llm))
 
 
