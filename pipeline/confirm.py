@@ -103,7 +103,8 @@ class Confirmation:
         if actions is None:
             return "Nothing can be recorded on this desk right now. Please contact our team."
         proposal = self.pending.proposal
-        return recorded(proposal, await actions.record(proposal))
+        proposed_at = datetime.fromtimestamp(self.pending.issued_at, UTC)
+        return recorded(proposal, await actions.record(proposal, proposed_at=proposed_at))
 
 
 async def pending_card(signer: PendingSigner | None, masker: MaskerPort, customer: str,

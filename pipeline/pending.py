@@ -59,6 +59,9 @@ class PendingAction(BaseModel):
 
     customer: str
     proposal: ProposedAction
+    #: When the desk proposed it: the write's idempotency day is this one, not the day of the "yes",
+    #: so the same token confirmed again after midnight UTC still lands once.
+    issued_at: int
     expires_at: int
 
 
@@ -100,19 +103,22 @@ class PendingSigner:
         return hmac.new(self._key, _DOMAIN + body, hashlib.sha256).digest()
 
     def sign(self, customer: str, proposal: ProposedAction, *, now: float | None = None) -> tuple[str, PendingAction]:
-        pending = PendingAction(customer=customer, proposal=proposal,
-                                expires_at=int(time.time() if now is None else now) + self.ttl_s)
+        issued_at = int(time.time() if now is None else now)
+        pending = PendingAction(customer=customer, proposal=proposal, issued_at=issued_at,
+                                expires_at=issued_at + self.ttl_s)
         body = json.dumps(pending.model_dump(mode="json"), sort_keys=True, separators=(",", ":")).encode()
         return f"{_b64(body)}.{_b64(self._mac(body))}", pending
 
     def verify(self, token: str, customer: str, *, now: float | None = None) -> PendingAction:
         """The action `token` names, if this desk signed it for `customer` and it has not expired."""
+        if len(token) > MAX_TOKEN_CHARS:  # before any decoding: no caller makes us work on a huge one
+            raise PendingRefused("forged")
         try:
             body_part, mac_part = token.split(".")
             body, mac = _unb64(body_part), _unb64(mac_part)
         except ValueError:  # binascii.Error is a ValueError
             raise PendingRefused("forged") from None
-        if len(token) > MAX_TOKEN_CHARS or not hmac.compare_digest(mac, self._mac(body)):
+        if not hmac.compare_digest(mac, self._mac(body)):
             raise PendingRefused("forged")
         try:
             pending = PendingAction.model_validate_json(body)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol
 
 from google.adk.events import Event as AdkEvent
@@ -29,7 +30,7 @@ class GuardrailPort(Protocol):
 class ActionsPort(Protocol):
     """Writes a request the customer confirmed (`pipeline.agent.actions.ActionDesk`)."""
 
-    async def record(self, proposal: ProposedAction) -> dict[str, Any]: ...
+    async def record(self, proposal: ProposedAction, *, proposed_at: datetime) -> dict[str, Any]: ...
 
 
 class AgentPort(Protocol):

@@ -174,8 +174,11 @@ class ActionDesk:
         shown = proposal.model_dump(exclude={"note"}, exclude_defaults=True)
         return ToolResult(rows=[{**shown, "status": status, "proposed": True, "needs_confirmation": True}]).for_model()
 
-    async def record(self, proposal: ProposedAction) -> dict[str, Any]:
-        """Write a confirmed proposal: the row's `newly_recorded`, or `allowed: False` and why not."""
+    async def record(self, proposal: ProposedAction, *, proposed_at: datetime) -> dict[str, Any]:
+        """Write a confirmed proposal: the row's `newly_recorded`, or `allowed: False` and why not.
+
+        The idempotency day is the day it was proposed (`proposed_at`, from the signed token), so
+        confirming one token twice lands once even across midnight UTC."""
         row = await self._order(proposal.order_id)
         if row is None:
             return {"order_id": proposal.order_id, "allowed": False, "reason": "not on this account"}
@@ -185,7 +188,7 @@ class ActionDesk:
         args = {"order_id": proposal.order_id, "action": proposal.action, "note": proposal.note,
                 "items": json.dumps(list(proposal.items)) if proposal.items else "",
                 "new_item": proposal.new_item, "new_address": proposal.new_address}
-        key = derive_idempotency_key(current_scope().customer_email, WRITE_TOOL, args)
+        key = derive_idempotency_key(current_scope().customer_email, WRITE_TOOL, args, now=proposed_at)
         try:
             with idempotency_key(key):
                 rows = (await self._gateway.call(WRITE_TOOL, **args)).rows

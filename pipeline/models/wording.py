@@ -27,9 +27,6 @@ _NOT_ITEM_WORDS = frozenset({"cancel", "cancelling", "canceling", "return", "ret
 #: What follows these is what the customer keeps, not what the request is about.
 _KEEPING = re.compile(r"(?i)\b(?:keep|keeping|still want|but not|not the|except|apart from|behalten|behalte|"
                       r"quiero quedarme|me quedo|garder|je garde|tenere)\b")
-#: What follows these is what the customer keeps, not what the request is about.
-_KEEPING = re.compile(r"(?i)\b(?:keep|keeping|still want|but not|not the|except|apart from|behalten|behalte|"
-                      r"quiero quedarme|me quedo|garder|je garde|tenere)\b")
 _WORD = re.compile(r"[^\W\d_]{4,}")
 #: What an exchanged item should become: the words after "for"/"into" (or a translation).
 _EXCHANGE_VERB = re.compile(r"(?i)\b(?:exchange|swap|switch|umtauschen|tauschen|cambiar|échanger|scambiare|trocar)\b")

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import stat
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+from pipeline.confirm import Confirmation
 from pipeline.pending import PendingRefused, PendingSigner, ProposedAction, reply_kind
 
 PROPOSAL = ProposedAction(order_id="ORD-10042", action="exchange_request", items=("Trail running shoes",),
@@ -51,3 +53,25 @@ def test_garbage_tokens_are_refused_as_forged(tmp_path: Path, token: str) -> Non
     with pytest.raises(PendingRefused) as refused:
         PendingSigner.from_file(tmp_path / "key", ttl_s=60).verify(token, "ava@example.com")
     assert refused.value.why == "forged"
+
+
+class _RecordingDesk:
+    def __init__(self) -> None:
+        self.proposed_at: list[datetime] = []
+
+    async def record(self, proposal: ProposedAction, *, proposed_at: datetime) -> dict[str, object]:
+        self.proposed_at.append(proposed_at)
+        return {"newly_recorded": len(self.proposed_at) == 1}
+
+
+async def test_a_yes_writes_under_the_day_it_was_proposed_not_the_day_it_arrives(tmp_path: Path) -> None:
+    """The write's idempotency day comes from the signed token: one token confirmed twice, once on
+    each side of midnight UTC, carries the same day both times, so it lands once."""
+    signer = PendingSigner.from_file(tmp_path / "key", ttl_s=3600)
+    before_midnight = datetime(2026, 12, 1, 23, 50, tzinfo=UTC).timestamp()
+    token, _ = signer.sign("ava@example.com", PROPOSAL, now=before_midnight)
+    desk = _RecordingDesk()
+    for arrives in (before_midnight + 60, before_midnight + 1200):  # 23:51 and 00:10 the next day
+        confirmation = Confirmation(reply="yes", pending=signer.verify(token, "ava@example.com", now=arrives))
+        await confirmation.settle(desk)
+    assert desk.proposed_at == [datetime(2026, 12, 1, 23, 50, tzinfo=UTC)] * 2
