@@ -8,6 +8,7 @@ bias) and `pins.json` (`{file: sha256}`). `Classifier.load` refuses files whose 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from guards.classifier.embedders import Design, TextVectors, shared_embedder
 from guards.classifier.features import Features, Floats, NgramSpec, ngrams
 from guards.classifier.logreg import probabilities
-from pipeline.embedding.pins import verify_sha256
+from pipeline.embedding.pins import verified_bytes
 from pipeline.errors import ConfigError
 
 
@@ -76,12 +77,13 @@ class Classifier:
     def load(cls, directory: Path, name: str) -> Classifier:
         try:
             pins = json.loads((directory / "pins.json").read_text("utf-8"))
+            data = {}
             for file in (f"{name}.json", f"{name}.weights.npy"):
                 if file not in pins:
                     raise ConfigError(f"guard model file {file} is not pinned in {directory}/pins.json")
-                verify_sha256(directory / file, pins[file])
-            meta = ModelMeta.model_validate_json((directory / f"{name}.json").read_bytes())
-            weights = np.load(directory / f"{name}.weights.npy", allow_pickle=False)
+                data[file] = verified_bytes(directory / file, pins[file])
+            meta = ModelMeta.model_validate_json(data[f"{name}.json"])
+            weights = np.load(io.BytesIO(data[f"{name}.weights.npy"]), allow_pickle=False)
         except (OSError, ValueError) as exc:
             raise ConfigError(f"guard model {name} in {directory} cannot be read: {exc}") from exc
         if weights.shape != (meta.dims + meta.buckets + 1,):

@@ -56,6 +56,18 @@ def verify_sha256(path: Path, expected: str) -> None:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     actual = digest.hexdigest()
+    _check(path, actual, expected)
+
+
+def verified_bytes(path: Path, expected: str) -> bytes:
+    """The file's bytes, read once, if their SHA-256 is `expected` (for small files: parse these
+    bytes, so that what was checked is what is loaded)."""
+    data = path.read_bytes()
+    _check(path, hashlib.sha256(data).hexdigest(), expected)
+    return data
+
+
+def _check(path: Path, actual: str, expected: str) -> None:
     if actual != expected:
-        raise ConfigError(f"embedder file {path} has sha256 {actual}, pinned {expected}: "
+        raise ConfigError(f"model file {path} has sha256 {actual}, pinned {expected}: "
                           "refusing to load a model we did not verify")
