@@ -24,8 +24,11 @@ def secure_default_admin(settings: Settings) -> bool:
     ours = settings.phoenix_default_admin_initial_password.get_secret_value()
     with httpx.Client(base_url=settings.phoenix_url, timeout=10.0, trust_env=False) as http:
         login = http.post("/auth/login", json={"email": ADMIN_EMAIL, "password": PHOENIX_DEFAULT_PASSWORD})
-        if login.status_code != 204:
+        if login.status_code in (401, 403):  # not the default password (or no password logins at all)
             return False
+        if login.status_code != 204:  # unknown: we cannot tell whether admin/admin still works
+            raise ServiceStartError(f"Phoenix answered HTTP {login.status_code} when the desk checked that "
+                                    f"{ADMIN_EMAIL} no longer has the default password; try again")
         reply = http.post("/graphql", json={"query": _PATCH_VIEWER, "variables": {"input": {
             "currentPassword": PHOENIX_DEFAULT_PASSWORD, "newPassword": ours}}})
     if reply.status_code != 200 or reply.json().get("errors"):
