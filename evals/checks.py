@@ -25,6 +25,10 @@ def message_result(case: MessageCase, record: RunRecord) -> CaseResult:
     groups = {**case.tags, "category": case.group, "blocked_by": record.blocked_by or f"not blocked ({record.status})"}
     reasons = [] if blocked == (case.expect == "block") else [
         f"expected {case.expect}, turn ended {record.status}" + (f" at {record.blocked_by}" if blocked else "")]
+    if record.status == "error" and not reasons:
+        # A legit message whose turn failed was not refused by a guard, but the customer got no
+        # answer: not blocked for the rate, still a failed case.
+        reasons.append("expected allow, turn ended in an error")
     return CaseResult(case_id=case.id, turn_ids=[record.turn_id], hit=blocked, ok=not reasons,
                       outcome=record.status, groups=groups, reasons=reasons)
 
