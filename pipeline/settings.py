@@ -15,6 +15,7 @@ from typing import Annotated, Literal
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from guards.schema import DEFAULT_PHONE_REGIONS
 from pipeline.errors import ConfigError
 from pipeline.settings_scope import (
     REQUIRED,
@@ -96,7 +97,7 @@ class Settings(BaseSettings):
         DEFAULT_MASKED_TYPES,
         description="PII types the Masker replaces (comma-separated; add NAME for free text such as delivery notes)")
     masker_phone_regions: Annotated[tuple[str, ...], NoDecode] = Field(
-        ("US", "GB", "CA", "AU", "IE", "DE", "AT", "CH", "FR", "ES", "IT", "NL"),
+        DEFAULT_PHONE_REGIONS,
         description="ISO 3166 regions whose national phone formats the Masker reads (+ numbers: any region)")
     judge_model_threshold: float | None = Field(
         None, ge=0, le=1, description="Offline judge model: P(attack) that blocks, probability 0-1 "

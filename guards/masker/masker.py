@@ -11,12 +11,9 @@ from guards.masker.names import NameDetector
 from guards.masker.network import EmailDetector, IpDetector
 from guards.masker.phone import PhoneDetector
 from guards.masker.resolve import apply, resolve
-from guards.schema import MaskResult
+from guards.schema import DEFAULT_PHONE_REGIONS, MaskResult
 
 SUPPORTED_TYPES: tuple[str, ...] = PRIORITY
-#: Regions whose national formats are read as phone numbers ("+" numbers are read in any region).
-#: The shop's own region first; a few neighbours whose customers write to a European/US desk.
-DEFAULT_PHONE_REGIONS: tuple[str, ...] = ("US", "GB", "CA", "AU", "IE", "DE", "AT", "CH", "FR", "ES", "IT", "NL")
 
 
 class Masker:
