@@ -64,14 +64,17 @@ class ToolboxServer:
 
     def start(self, *, ready_timeout_s: float = 15.0) -> None:
         self.jwks = start_jwks(self.settings)
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **toolbox_env(self.settings, auth_server=self.jwks.url)}
-        with ExitStack() as stack:  # the child keeps its own copy of the log file; ours closes here
-            log = stack.enter_context(open(self.log_path, "ab")) if self.log_path else subprocess.DEVNULL
-            self.process = subprocess.Popen(toolbox_argv(self.settings, log_level="WARN"), env=env,
-                                            stdout=log, stderr=log, start_new_session=True)
+        # From here on a failure stops what was started: a JWKS listener left behind would hold
+        # TOOLBOX_JWKS_PORT and make every later start fail.
         try:
+            env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+                   **toolbox_env(self.settings, auth_server=self.jwks.url)}
+            with ExitStack() as stack:  # the child keeps its own copy of the log file; ours closes here
+                log = stack.enter_context(open(self.log_path, "ab")) if self.log_path else subprocess.DEVNULL
+                self.process = subprocess.Popen(toolbox_argv(self.settings, log_level="WARN"), env=env,
+                                                stdout=log, stderr=log, start_new_session=True)
             self._wait_ready(ready_timeout_s)
-        except ToolboxUnavailable:
+        except BaseException:
             self.stop()
             raise
 
