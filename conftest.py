@@ -4,14 +4,14 @@ The suite is hermetic by construction: `pytest_configure` removes every variable
 switch the desk to a hosted model or Mem0 Cloud before any settings are read (child processes
 inherit the cleaned environment), and sets `SUPPORTDESK_OFFLINE_ONLY=1` so that a hosted client
 built anyway — by a test that sets a key itself — fails loudly unless it points at a loopback
-replay server (`pipeline/outbound.py`).
+replay server (`pipeline/core/outbound.py`).
 """
 
 import os
 
 import pytest
 
-from pipeline.outbound import HOSTED_SWITCHES, OFFLINE_ONLY_ENV
+from pipeline.core.outbound import HOSTED_SWITCHES, OFFLINE_ONLY_ENV
 
 pytest_plugins = [
     "db.tests.fixtures",

@@ -33,8 +33,8 @@ from rich.text import Text
 from cli.render import EXIT_ERROR, EXIT_UNCONFIRMED, TurnView, exit_code, printable
 from db.connect import connection
 from pipeline import FinalEvent, for_customer
-from pipeline.errors import SupportdeskError
-from pipeline.settings import Settings, load_settings
+from pipeline.core.errors import SupportdeskError
+from pipeline.core.settings import Settings, load_settings
 from web.accounts import LOGIN_FAILED, PasswordCheck
 
 if TYPE_CHECKING:

@@ -12,8 +12,8 @@ from rich.console import Console
 from cli import chat
 from evals import runner
 from guards.classifier import cli as train_cli
-from pipeline.errors import SupportdeskError
-from pipeline.settings import load_settings
+from pipeline.core.errors import SupportdeskError
+from pipeline.core.settings import load_settings
 
 console = Console(stderr=True)
 

@@ -22,7 +22,7 @@ from rich.console import Console
 from cli.envfile import ensure_local_secrets
 from db.bootstrap import prepare_database
 from db.embedded import EmbeddedPostgres
-from pipeline.settings import Settings, load_settings
+from pipeline.core.settings import Settings, load_settings
 from services.launch import service_environment, start_process, start_service, stop_service
 from services.phoenix import start_phoenix
 from toolbox.server import ToolboxServer

@@ -9,7 +9,7 @@ from db.embedded import EmbeddedPostgres
 from db.migrate import apply_migrations
 from db.roles import provision_roles
 from db.seed import SeedSummary, seed
-from pipeline.settings import Settings
+from pipeline.core.settings import Settings
 
 
 async def prepare_database(settings: Settings, *, seed_demo: bool = True) -> SeedSummary | None:

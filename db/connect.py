@@ -8,8 +8,8 @@ from typing import Any
 
 import asyncpg
 
-from pipeline.errors import DatabaseError
-from pipeline.settings import Settings
+from pipeline.core.errors import DatabaseError
+from pipeline.core.settings import Settings
 
 #: What asyncpg raises when the server is unreachable or a statement fails.
 DB_FAILURES = (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError)

@@ -29,8 +29,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from pgserver._commands import POSTGRES_BIN_PATH
 
-from pipeline.errors import DatabaseError
-from pipeline.settings import Settings
+from pipeline.core.errors import DatabaseError
+from pipeline.core.settings import Settings
 
 SYSTEM_USER = "pgserver"
 #: The cluster's superuser: owns the catalogs, has a password nobody knows, never logs in.

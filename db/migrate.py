@@ -8,8 +8,8 @@ from urllib.parse import quote
 
 from yoyo import get_backend, read_migrations
 
-from pipeline.errors import DatabaseError
-from pipeline.settings import Settings
+from pipeline.core.errors import DatabaseError
+from pipeline.core.settings import Settings
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import asyncpg
 
 from db.connect import connection, execute_formatted
-from pipeline.errors import ConfigError
-from pipeline.settings import Settings
+from pipeline.core.errors import ConfigError
+from pipeline.core.settings import Settings
 
 TABLE_PRIVILEGES = ("SELECT", "INSERT", "UPDATE", "DELETE", "TRUNCATE", "REFERENCES", "TRIGGER")
 COLUMN_PRIVILEGES = frozenset({"SELECT", "INSERT", "UPDATE", "REFERENCES"})

@@ -19,8 +19,8 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from db.connect import connection
-from pipeline.errors import ConfigError
-from pipeline.settings import Settings
+from pipeline.core.errors import ConfigError
+from pipeline.core.settings import Settings
 
 SEED_FILE = Path(__file__).parent / "seed_data.yaml"
 #: Orders are dated back from this fixed instant so every seed produces the same rows.

@@ -8,7 +8,7 @@ from decimal import Decimal
 from pydantic import BaseModel, ConfigDict
 
 from db.connect import connection
-from pipeline.settings import Settings
+from pipeline.core.settings import Settings
 
 
 class Order(BaseModel):

@@ -14,8 +14,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from evals.intervals import Interval
 from evals.latency import LatencyReport
+from pipeline.core.intervals import Interval
 
 THRESHOLDS = Path(__file__).parent / "thresholds.toml"
 GateStatus = Literal["met", "not shown", "missed"]

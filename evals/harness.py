@@ -11,8 +11,8 @@ from pathlib import Path
 
 from db.bootstrap import prepare_database
 from db.embedded import EmbeddedPostgres
+from pipeline.core.settings import Settings
 from pipeline.desk import Pipeline
-from pipeline.settings import Settings
 from services.launch import RunningService, start_service, stop_service
 from toolbox.server import ToolboxServer
 

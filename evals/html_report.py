@@ -8,9 +8,9 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from evals import plots
-from evals.intervals import Percentiles
 from evals.metrics import Failure, Metric
 from evals.report import EvalSummary, gate_figure, gate_target, pct, with_interval
+from pipeline.core.intervals import Percentiles
 
 #: The page template sits beside this module, so package-data's "*.html" ships it.
 _ENV = Environment(loader=FileSystemLoader(Path(__file__).parent), autoescape=select_autoescape(["html"]))

@@ -7,8 +7,8 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, Field
 
-from evals.intervals import Percentiles, percentiles
 from evals.runlogs import RunRecord
+from pipeline.core.intervals import Percentiles, percentiles
 
 
 class LatencyReport(BaseModel):

@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from evals.intervals import Interval, interval
+from pipeline.core.intervals import Interval, interval
 
 #: Guards whose decisions get a confusion table: what the case expects against what the guard did.
 GUARDS = ("sanitizer", "judge", "guardrail")

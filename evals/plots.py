@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from matplotlib.figure import Figure
 
 from evals.gates import GateResult
-from evals.intervals import Interval
+from pipeline.core.intervals import Interval
 
 COLOURS = {"met": "#2e7d32", "not shown": "#f9a825", "missed": "#c62828"}
 DPI = 96

@@ -9,10 +9,10 @@ from rich.console import Console
 from rich.table import Table
 
 from evals.gates import GateResult
-from evals.intervals import Interval, Percentiles
 from evals.latency import LatencyReport
 from evals.metrics import Metric
 from evals.scoring import SplitReport
+from pipeline.core.intervals import Interval, Percentiles
 
 #: Failing cases printed per metric; the JSON summary and report.html hold all of them.
 SHOWN_FAILURES = 5

@@ -29,7 +29,7 @@ from evals.casefiles import CASES_DIR, Suite, load_suite, status_phrases
 from evals.dbfacts import read_facts
 from evals.gates import THRESHOLDS, check_gates, exit_code
 from evals.report import EvalSummary, print_summary
-from pipeline.settings import Settings, load_settings, settings_hash
+from pipeline.core.settings import Settings, load_settings, settings_hash
 
 if TYPE_CHECKING:
     from evals.execute import OnTurn

@@ -20,7 +20,7 @@ from evals.execute import CaseRun
 from evals.latency import LatencyReport, latency
 from evals.metrics import GUARDS, CaseResult, Confusion, GuardAct, Metric, confusion, summarise
 from evals.runlogs import MissingRunLog, RunRecord, load_run
-from pipeline.settings import Settings
+from pipeline.core.settings import Settings
 
 #: Slack around a turn's run when matching actions_log rows to it (clock reads differ slightly).
 WINDOW_SLACK = timedelta(milliseconds=200)

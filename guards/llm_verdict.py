@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import ValidationError
 
 from guards.schema import Verdict
-from pipeline.errors import GuardProtocolError
+from pipeline.core.errors import GuardProtocolError
 
 _FENCE = re.compile(r"\A```(?:json)?[ \t]*\n(?P<body>.*?)\n?```\Z", re.DOTALL | re.IGNORECASE)
 

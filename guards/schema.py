@@ -10,10 +10,6 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-#: Regions whose national phone formats (no +country code) the Masker reads when not configured;
-#: `MASKER_PHONE_REGIONS` defaults to the same tuple.
-DEFAULT_PHONE_REGIONS: tuple[str, ...] = ("US", "GB", "CA", "AU", "IE", "DE", "AT", "CH", "FR", "ES", "IT", "NL")
-
 
 class Verdict(BaseModel):
     """The Security Judge's (and the Guardrail's) decision on one customer message."""

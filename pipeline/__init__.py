@@ -6,7 +6,7 @@
         show(for_customer(event))  # what a customer may see of it (`pipeline/redact.py`)
     await pipeline.aclose()
 
-Names load on first use: `guards` imports `pipeline.errors`, and an eager import of the turn
+Names load on first use: `guards` imports `pipeline.core.errors`, and an eager import of the turn
 engine here would import `guards` back while it is still initialising.
 """
 
@@ -15,11 +15,11 @@ from typing import Any
 
 _EXPORTS = {
     "CustomerSession": "pipeline.desk", "Pipeline": "pipeline.desk",
-    "ConfigError": "pipeline.errors", "SupportdeskError": "pipeline.errors",
+    "ConfigError": "pipeline.core.errors", "SupportdeskError": "pipeline.core.errors",
     "ErrorEvent": "pipeline.events", "Event": "pipeline.events", "FinalEvent": "pipeline.events",
     "StepEvent": "pipeline.events", "ToolEvent": "pipeline.events", "TurnEvent": "pipeline.events",
     "Usage": "pipeline.events", "parse_event": "pipeline.events", "for_customer": "pipeline.redact",
-    "Settings": "pipeline.settings", "load_settings": "pipeline.settings",
+    "Settings": "pipeline.core.settings", "load_settings": "pipeline.core.settings",
     "trace_url": "pipeline.tracing", "MAX_TOKEN_CHARS": "pipeline.pending",
 }
 __all__ = sorted(_EXPORTS)

@@ -10,7 +10,7 @@ import json
 from collections import deque
 from typing import Any
 
-from pipeline.errors import BudgetExceeded
+from pipeline.core.errors import BudgetExceeded
 from pipeline.events import ToolEvent, Usage
 from pipeline.recorder import TurnRecorder
 

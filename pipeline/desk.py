@@ -16,14 +16,14 @@ from typing import Any
 from opentelemetry.sdk.trace import TracerProvider
 
 from pipeline.budget import TurnBudget
-from pipeline.errors import BudgetExceeded
+from pipeline.core.errors import BudgetExceeded
+from pipeline.core.settings import Settings, settings_hash
 from pipeline.events import Event, StepEvent, ToolEvent, TurnEvent
 from pipeline.failures import finish_with
 from pipeline.pending import PendingSigner
 from pipeline.recorder import TurnRecorder
 from pipeline.runlog import RunLog
 from pipeline.services import DeskServices
-from pipeline.settings import Settings, settings_hash
 from pipeline.tracing import build_tracer_provider, trace_id_of, tracer_of
 from pipeline.turn import Turn
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from pipeline.errors import BudgetExceeded, ModelRefused, SupportdeskError
+from pipeline.core.errors import BudgetExceeded, ModelRefused, SupportdeskError
 from pipeline.events import ErrorEvent, FinalEvent, StepName, Usage
 from pipeline.recorder import TurnRecorder
 

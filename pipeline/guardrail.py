@@ -23,7 +23,7 @@ from guards.judge.decoders import variants
 from guards.judge.rules import FastPath
 from guards.llm_verdict import parse_llm_verdict
 from guards.schema import Verdict
-from pipeline.errors import GuardProtocolError
+from pipeline.core.errors import GuardProtocolError
 from pipeline.models.prompts import GUARDRAIL_INSTRUCTION
 
 APP = "supportdesk-guardrail"

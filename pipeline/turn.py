@@ -29,7 +29,8 @@ from guards.schema import Verdict
 from pipeline.agent.actions import collecting_proposals
 from pipeline.budget import TurnBudget
 from pipeline.confirm import Confirmation, pending_card
-from pipeline.errors import GuardUnavailable, MemoryBackendError, ModelRefused
+from pipeline.core.errors import GuardUnavailable, MemoryBackendError, ModelRefused
+from pipeline.core.settings import Settings
 from pipeline.events import FinalEvent, StepName
 from pipeline.memory.models import Recall
 from pipeline.memory.policy import worth_saving
@@ -37,7 +38,6 @@ from pipeline.memory.screening import screen_recall
 from pipeline.pending import PendingSigner, ProposedAction
 from pipeline.recorder import TurnRecorder
 from pipeline.services import DeskServices
-from pipeline.settings import Settings
 from toolbox.scope import ToolScope, bound_to
 
 BLOCKED_ANSWERS: dict[StepName, str] = {

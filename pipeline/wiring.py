@@ -10,12 +10,12 @@ from pipeline.agent.support import SupportAgent
 from pipeline.agent.tools import desk_tools
 from pipeline.clients.judge import JudgeClient
 from pipeline.clients.masker import MaskerClient
+from pipeline.core.settings import Settings
 from pipeline.embedding import Embedder
 from pipeline.guardrail import Guardrail
 from pipeline.memory.factory import build_memory
 from pipeline.models.factory import build_llms
 from pipeline.services import DeskServices
-from pipeline.settings import Settings
 from toolbox.client import ToolboxGateway
 
 

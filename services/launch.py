@@ -25,9 +25,9 @@ from pydantic import SecretStr
 from pydantic.fields import FieldInfo
 from pydantic_settings import NoDecode
 
-from pipeline.errors import GuardUnavailable, ServiceStartError
-from pipeline.settings import Settings
-from pipeline.settings_scope import Process, secret_fields, secrets_used
+from pipeline.core.errors import GuardUnavailable, ServiceStartError
+from pipeline.core.settings import Settings
+from pipeline.core.settings.scope import Process, secret_fields, secrets_used
 
 GuardName = Literal["judge", "masker"]
 STDERR_TAIL_LINES = 40

@@ -9,8 +9,8 @@ import signal
 import subprocess
 import sys
 
-from pipeline.errors import ConfigError
-from pipeline.settings import load_settings
+from pipeline.core.errors import ConfigError
+from pipeline.core.settings import load_settings
 from toolbox.server import start_jwks, toolbox_argv, toolbox_env
 
 try:

@@ -17,8 +17,8 @@ from toolbox_core import ToolboxClient
 from toolbox_core.protocol import ParameterSchema
 from toolbox_core.tool import ToolboxTool
 
-from pipeline.errors import ToolboxError, ToolboxUnavailable
-from pipeline.settings import Settings
+from pipeline.core.errors import ToolboxError, ToolboxUnavailable
+from pipeline.core.settings import Settings
 from toolbox.identity import AUTH_SERVICE, TokenIssuer
 from toolbox.jwks import issuer_url
 from toolbox.results import ToolResult, parse_result

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from pipeline.errors import ToolResultError
+from pipeline.core.errors import ToolResultError
 
 
 class ToolResult(BaseModel):

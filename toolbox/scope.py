@@ -12,7 +12,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from pipeline.errors import ToolboxError
+from pipeline.core.errors import ToolboxError
 
 
 class ToolObserver(Protocol):

@@ -16,8 +16,8 @@ from pathlib import Path
 import httpx
 from toolbox_server.main import get_binary_path
 
-from pipeline.errors import ToolboxUnavailable
-from pipeline.settings import Settings
+from pipeline.core.errors import ToolboxUnavailable
+from pipeline.core.settings import Settings
 from toolbox.identity import load_or_create_key, public_jwks
 from toolbox.jwks import JwksServer
 

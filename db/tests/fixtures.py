@@ -14,7 +14,7 @@ import pytest
 from db.bootstrap import prepare_database
 from db.embedded import EmbeddedPostgres
 from evals.harness import free_port, private_settings
-from pipeline.settings import Settings
+from pipeline.core.settings import Settings
 
 
 def require_system_binary(name: str) -> str:

@@ -17,7 +17,7 @@ from db.bootstrap import prepare_database
 from db.connect import connection
 from db.roles import verify_roles
 from evals.harness import tricky_password
-from pipeline.settings import Settings
+from pipeline.core.settings import Settings
 
 pytestmark = pytest.mark.external_pg
 

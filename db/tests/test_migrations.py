@@ -11,8 +11,8 @@ from db.bootstrap import prepare_database
 from db.connect import connection
 from db.migrate import MIGRATIONS_DIR, apply_migrations
 from db.seed import seed
-from pipeline.errors import DatabaseError
-from pipeline.settings import Settings
+from pipeline.core.errors import DatabaseError
+from pipeline.core.settings import Settings
 
 STATUSES = {"processing", "shipped", "out for delivery", "delivered", "returned", "cancelled"}
 

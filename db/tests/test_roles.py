@@ -7,8 +7,8 @@ import pytest
 
 from db.connect import connection
 from db.roles import provision_roles, verify_roles
-from pipeline.errors import ConfigError
-from pipeline.settings import Settings
+from pipeline.core.errors import ConfigError
+from pipeline.core.settings import Settings
 
 READER_FORBIDDEN = [
     "INSERT INTO customer_orders SELECT * FROM customer_orders LIMIT 0",

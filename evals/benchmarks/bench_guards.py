@@ -29,8 +29,8 @@ from guards.judge import JudgeEngine, RuleSet
 from guards.judge.model_tier import LlmJudgeTier
 from guards.proof import GuardKeys
 from pipeline.clients import JudgeClient, MaskerClient
+from pipeline.core.settings import Settings
 from pipeline.models.factory import build_llm
-from pipeline.settings import Settings
 from services.launch import start_service, stop_service
 from services.tests.desk_cases import judge_cases
 from services.tests.sdk import fetch_card, sdk_send

@@ -97,8 +97,8 @@ async def report(root: Path, model_tier: ModelTier | None, show: int) -> None:
 
 def _offline_model(threshold: float | None) -> ModelTier:
     from guards.judge.model_tier import LlmJudgeTier
+    from pipeline.core.settings import Settings
     from pipeline.models.classifiers import OfflineJudgeLlm
-    from pipeline.settings import Settings
 
     cut = threshold if threshold is not None else Settings.model_fields["judge_model_threshold"].default
     return LlmJudgeTier(OfflineJudgeLlm.build(cut))

@@ -15,7 +15,6 @@ import argparse
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from evals.intervals import wilson
 from evals.reports.masker_scoring import (
     CORE,
     DATASETS,
@@ -28,7 +27,8 @@ from evals.reports.masker_scoring import (
 )
 from guards.masker import SUPPORTED_TYPES, Masker
 from guards.masker.base import Span
-from pipeline.settings import Settings
+from pipeline.core.intervals import wilson
+from pipeline.core.settings import Settings
 
 DEFAULTS = Settings.model_fields
 

@@ -11,9 +11,9 @@ import pytest
 from cli.main import main
 from evals import design_rows, runner
 from evals.gates import THRESHOLDS, load_gates, rate_status
-from evals.intervals import Interval, interval
 from evals.report import EvalSummary
 from evals.tests.fixed_runs import fixed_summary
+from pipeline.core.intervals import Interval, interval
 
 DESIGN_NAMES = ["T-ATTACK-BLOCK", "T-LEGIT-FALSE-BLOCK", "T-OFFTOPIC-BLOCK", "T-LEAK", "T-GROUNDED",
                 "T-MEM-RECALL", "T-LAT-P50", "T-LAT-P95", "T-LAT-BLOCK-P95"]

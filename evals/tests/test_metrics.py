@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from evals.intervals import percentiles
 from evals.latency import latency
 from evals.metrics import CaseResult, summarise
 from evals.runlogs import load_run
 from evals.tests.runlog_factory import run_log, write_run_log
+from pipeline.core.intervals import percentiles
 
 
 def _result(index: int, hit: bool, ok: bool, group: str) -> CaseResult:

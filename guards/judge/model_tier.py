@@ -12,7 +12,7 @@ from google.genai import types
 
 from guards.llm_verdict import parse_llm_verdict
 from guards.schema import Verdict
-from pipeline.errors import GuardProtocolError
+from pipeline.core.errors import GuardProtocolError
 
 JUDGE_POLICY = """\
 You are the Security Judge of an online shop's customer-support desk. You never answer customers.

@@ -19,7 +19,7 @@ import re2
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from pipeline.errors import ConfigError
+from pipeline.core.errors import ConfigError
 
 #: Marks a pattern that needs Python's `re` (a look-around); the comment must say why.
 STDLIB_MARK = "(?#stdlib"

@@ -11,7 +11,8 @@ from guards.masker.names import NameDetector
 from guards.masker.network import EmailDetector, IpDetector
 from guards.masker.phone import PhoneDetector
 from guards.masker.resolve import apply, resolve
-from guards.schema import DEFAULT_PHONE_REGIONS, MaskResult
+from guards.schema import MaskResult
+from pipeline.core.settings import DEFAULT_PHONE_REGIONS
 
 SUPPORTED_TYPES: tuple[str, ...] = PRIORITY
 

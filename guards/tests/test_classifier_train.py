@@ -12,7 +12,7 @@ import pytest
 from cli.main import main
 from guards.classifier.artefact import Classifier
 from guards.classifier.evaluate import Rate
-from pipeline.errors import ConfigError
+from pipeline.core.errors import ConfigError
 
 
 def _train(out: Path, design: str) -> dict[str, str]:

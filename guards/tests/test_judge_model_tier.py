@@ -12,7 +12,7 @@ from pydantic import Field
 from guards.judge import JudgeEngine, RuleSet
 from guards.judge.model_tier import JUDGE_POLICY, LlmJudgeTier
 from guards.schema import Verdict
-from pipeline.errors import GuardProtocolError
+from pipeline.core.errors import GuardProtocolError
 
 
 class CannedLlm(BaseLlm):

@@ -12,7 +12,7 @@ from guards.judge import JudgeEngine, RuleSet
 from guards.judge.decoders import DecodeLimits, variants
 from guards.judge.rules import Rule
 from guards.schema import Verdict
-from pipeline.errors import ConfigError
+from pipeline.core.errors import ConfigError
 
 RULES = RuleSet.load()
 CASES = Path(__file__).resolve().parents[2] / "evals" / "cases" / "judge"

@@ -6,7 +6,7 @@ import pytest
 
 from guards.llm_verdict import parse_llm_verdict
 from guards.schema import Verdict
-from pipeline.errors import GuardProtocolError
+from pipeline.core.errors import GuardProtocolError
 
 ACCEPTED = [
     ('{"verdict": "allow", "reason": "shop question", "rules": []}',

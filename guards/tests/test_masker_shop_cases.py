@@ -13,7 +13,7 @@ import pytest
 
 from evals.reports.masker_scoring import Item, shop_items
 from guards.masker import SUPPORTED_TYPES, Masker
-from pipeline.settings import Settings
+from pipeline.core.settings import Settings
 
 DESK_TYPES: tuple[str, ...] = Settings.model_fields["masker_types"].default
 DEV = [item for item in shop_items(["shop_pii_dev.yaml", "shop_clean_dev.yaml", "names.yaml"]) if item.split == "dev"]

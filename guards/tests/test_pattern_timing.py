@@ -43,7 +43,7 @@ JUDGE = _judge_patterns()
 
 
 def test_the_inputs_are_as_long_as_a_guard_accepts() -> None:
-    from pipeline.settings import Settings
+    from pipeline.core.settings import Settings
 
     assert Settings.model_fields["guard_max_body_bytes"].default == MAX_INPUT_CHARS
 

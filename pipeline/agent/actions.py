@@ -24,7 +24,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from pipeline.agent.policy import PARTIAL_ACTIONS, ActionPolicy, load_policy
-from pipeline.errors import ToolboxError
+from pipeline.core.errors import ToolboxError
 from pipeline.pending import ProposedAction
 from toolbox.client import ToolboxGateway
 from toolbox.results import ToolResult

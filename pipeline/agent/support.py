@@ -30,7 +30,7 @@ from google.adk.tools.base_toolset import BaseToolset
 from google.adk.tools.tool_context import ToolContext
 from google.genai import types
 
-from pipeline.errors import ModelRefused, ModelUnavailable
+from pipeline.core.errors import ModelRefused, ModelUnavailable
 from pipeline.models.prompts import SUPPORT_INSTRUCTION
 from pipeline.models.turn import is_customer_message, with_memories
 

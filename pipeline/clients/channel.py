@@ -29,8 +29,8 @@ from pydantic import BaseModel, ValidationError
 
 from guards.proof import PROOF_FIELD, GuardKeys
 from pipeline.clients.reply import WireReply
-from pipeline.errors import GuardProtocolError, GuardTimeout, GuardUnavailable
-from pipeline.settings import Settings
+from pipeline.core.errors import GuardProtocolError, GuardTimeout, GuardUnavailable
+from pipeline.core.settings import Settings
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from pipeline.errors import ConfigError
+from pipeline.core.errors import ConfigError
 
 PINS_FILE = Path(__file__).with_name("pins.json")
 

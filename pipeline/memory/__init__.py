@@ -6,7 +6,7 @@
         await store.save(user_id=email, text=text)           # SaveResult
     await store.aclose()
 
-Every backend failure or timeout is `pipeline.errors.MemoryBackendError`; a blank `user_id`
+Every backend failure or timeout is `pipeline.core.errors.MemoryBackendError`; a blank `user_id`
 is a `ValueError` (a programming error, never a customer's doing).
 """
 

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
+from pipeline.core.outbound import refuse_outside_calls
+from pipeline.core.settings import Settings
 from pipeline.memory.mem0_env import prepare_mem0
 from pipeline.memory.models import Memory, SaveResult
 from pipeline.memory.store import GuardedStore
-from pipeline.outbound import refuse_outside_calls
-from pipeline.settings import Settings
 
 if TYPE_CHECKING:
     from mem0 import AsyncMemoryClient

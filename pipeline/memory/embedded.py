@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any
 from psycopg.conninfo import make_conninfo
 from psycopg_pool import ConnectionPool
 
+from pipeline.core.settings import Settings
 from pipeline.embedding import Embedder
 from pipeline.memory.mem0_env import prepare_mem0
 from pipeline.memory.models import Memory, SaveResult
 from pipeline.memory.store import GuardedStore
-from pipeline.settings import Settings
 
 if TYPE_CHECKING:
     from mem0 import Memory as Mem0Memory

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from pipeline.core.settings import Settings
 from pipeline.embedding import Embedder
 from pipeline.memory.store import MemoryStore
-from pipeline.settings import Settings
 
 
 def build_memory(settings: Settings, *, embedder: Embedder) -> MemoryStore:

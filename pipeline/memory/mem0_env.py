@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-from pipeline.errors import ConfigError
+from pipeline.core.errors import ConfigError
 
 
 def prepare_mem0(mem0_dir: Path) -> Path:

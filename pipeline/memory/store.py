@@ -18,7 +18,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable
 from typing import Protocol, TypeVar
 
-from pipeline.errors import MemoryBackendError
+from pipeline.core.errors import MemoryBackendError
 from pipeline.memory.filtering import filter_recall
 from pipeline.memory.models import Memory, Recall, SaveResult
 

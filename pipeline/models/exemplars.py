@@ -16,7 +16,7 @@ import numpy.typing as npt
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
-from pipeline.errors import ConfigError
+from pipeline.core.errors import ConfigError
 
 Vectors = npt.NDArray[np.float32]
 

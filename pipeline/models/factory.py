@@ -13,19 +13,19 @@ from typing import Literal
 
 from google.adk.models.base_llm import BaseLlm
 
-from pipeline.errors import ConfigError
+from pipeline.core.errors import ConfigError
+from pipeline.core.settings.guard_sections import ModelSection
 from pipeline.models.classifiers import OfflineGuardrailLlm, OfflineJudgeLlm
 from pipeline.models.exemplars import TextEmbedder
 from pipeline.models.offline_support import OfflineSupportLlm
 from pipeline.models.providers import LITELLM_PREFIX, build_gemini, build_litellm
 from pipeline.models.resilient import ResilientLlm
-from pipeline.settings import Settings
 
 Role = Literal["agent", "guardrail", "judge"]
 OFFLINE = "offline"
 
 
-def build_offline(settings: Settings, role: Role, embedder: TextEmbedder | None) -> BaseLlm:
+def build_offline(settings: ModelSection, role: Role, embedder: TextEmbedder | None) -> BaseLlm:
     """The offline model of `role`. Only the agent reads the injected MiniLM embedder: the guard
     classifiers load their own pinned e5 model (`guards/classifier/`)."""
     if role == "agent":
@@ -39,7 +39,7 @@ def build_offline(settings: Settings, role: Role, embedder: TextEmbedder | None)
     raise ConfigError(f"unknown model role {role!r}")
 
 
-def build_hosted(settings: Settings, *, gemini_base_url: str | None = None,
+def build_hosted(settings: ModelSection, *, gemini_base_url: str | None = None,
                  backoff_initial_s: float = 0.5) -> BaseLlm:
     """The configured hosted model, wrapped; the same model serves every role.
 
@@ -57,13 +57,14 @@ def build_hosted(settings: Settings, *, gemini_base_url: str | None = None,
                              backoff_initial_s=backoff_initial_s)
 
 
-def build_llm(settings: Settings, role: Role, *, embedder: TextEmbedder | None) -> BaseLlm:
+def build_llm(settings: ModelSection, role: Role, *, embedder: TextEmbedder | None) -> BaseLlm:
     if settings.model_name == OFFLINE:
         return build_offline(settings, role, embedder)
     return build_hosted(settings)
 
 
-def build_llms(settings: Settings, roles: tuple[Role, ...], *, embedder: TextEmbedder | None) -> dict[Role, BaseLlm]:
+def build_llms(settings: ModelSection, roles: tuple[Role, ...], *,
+               embedder: TextEmbedder | None) -> dict[Role, BaseLlm]:
     """A model for each of `roles`: the offline model of each role, or one hosted model shared by
     all of them (one client and one connection pool per process, not one per role)."""
     if settings.model_name == OFFLINE:

@@ -14,8 +14,8 @@ from google.adk.models.google_llm import Gemini
 from google.genai import types
 from pydantic import SecretStr
 
-from pipeline.errors import ConfigError
-from pipeline.outbound import on_this_machine, refuse_outside_calls
+from pipeline.core.errors import ConfigError
+from pipeline.core.outbound import on_this_machine, refuse_outside_calls
 
 LITELLM_PREFIX = "litellm/"
 

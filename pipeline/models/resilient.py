@@ -27,7 +27,7 @@ from pydantic import Field
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 from typing_extensions import override
 
-from pipeline.errors import ModelRefused, ModelUnavailable, SupportdeskError
+from pipeline.core.errors import ModelRefused, ModelUnavailable, SupportdeskError
 
 logger = logging.getLogger(__name__)
 

@@ -9,12 +9,12 @@ import pytest
 import yaml
 
 from guards.judge.rules import RuleSet
+from pipeline.core.settings import Settings
 from pipeline.embedding import Embedder
 from pipeline.guardrail import ONLY_ORDER_IDS, Guardrail, fast_verdict
 from pipeline.guardrail_scope import scope
 from pipeline.models.factory import build_llm
 from pipeline.models.prompts import GUARDRAIL_INSTRUCTION
-from pipeline.settings import Settings
 
 CASES = yaml.safe_load((Path(__file__).parent / "cases" / "guardrail.yaml").read_text(encoding="utf-8"))
 

@@ -26,11 +26,11 @@ from pipeline.agent.tools import desk_tools
 from pipeline.clients.judge import JudgeClient
 from pipeline.clients.masker import MaskerClient
 from pipeline.clients.tests.fake_guard import Reply, fake_guard
+from pipeline.core.settings import Settings
 from pipeline.desk import Pipeline
 from pipeline.embedding import Embedder
 from pipeline.memory.factory import build_memory
 from pipeline.models.factory import build_llm
-from pipeline.settings import Settings
 from pipeline.tests.scripted import LoopingLlm, RefusingLlm
 from toolbox.client import ToolboxGateway
 from toolbox.server import ToolboxServer

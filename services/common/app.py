@@ -12,7 +12,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from guards.proof import GuardKeys
-from pipeline.errors import ConfigError
+from pipeline.core.errors import ConfigError
 from services.common.card import GuardSpec, build_agent_card
 from services.common.handler import Decide, GuardRequestHandler
 from services.common.middleware import BearerAuth, RequestBody

@@ -4,23 +4,25 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from typing import TypeVar
 
 import uvicorn
 from starlette.applications import Starlette
 
-from pipeline.errors import ConfigError
-from pipeline.settings import Settings, load_settings
-from pipeline.settings_scope import Process
+from pipeline.core.errors import ConfigError
+from pipeline.core.settings import JudgeSettings, MaskerSettings
+
+GuardSettings = TypeVar("GuardSettings", JudgeSettings, MaskerSettings)
 
 
-def run(name: Process, build_app: Callable[[Settings], Starlette],
-        address: Callable[[Settings], tuple[str, int]]) -> int:
+def run(name: str, load: Callable[[], GuardSettings], build_app: Callable[[GuardSettings], Starlette],
+        address: Callable[[GuardSettings], tuple[str, int]]) -> int:
     """Read settings once, build the app once, serve until SIGTERM. 2 = configuration error.
 
     Settings are read for this guard: it needs GUARD_TOKEN and holds no other secret it does not use.
     """
     try:
-        settings = load_settings(process=name)
+        settings = load()
         app = build_app(settings)
     except ConfigError as exc:
         print(f"{name}: {exc.detail}", file=sys.stderr)

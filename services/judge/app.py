@@ -6,8 +6,8 @@ from starlette.applications import Starlette
 
 from guards.judge import JudgeEngine, RuleSet
 from guards.judge.model_tier import LlmJudgeTier
+from pipeline.core.settings import JudgeSettings
 from pipeline.models.factory import build_llm
-from pipeline.settings import Settings
 from services.common import GuardSpec, build_guard_app
 
 SPEC = GuardSpec(
@@ -24,13 +24,13 @@ SPEC = GuardSpec(
 )
 
 
-def build_engine(settings: Settings) -> JudgeEngine:
+def build_engine(settings: JudgeSettings) -> JudgeEngine:
     """Rules from data, the model tier from the configured model (offline by default); once."""
     llm = build_llm(settings, "judge", embedder=None)
     return JudgeEngine(RuleSet.load(), LlmJudgeTier(llm))
 
 
-def build_app(settings: Settings, engine: JudgeEngine) -> Starlette:
+def build_app(settings: JudgeSettings, engine: JudgeEngine) -> Starlette:
     # No text longer than the sanitizer lets through: nobody makes the Judge work harder than the desk.
     return build_guard_app(SPEC, engine.decide, url=settings.judge_url, token=settings.guard_token,
                            max_body_bytes=settings.guard_max_body_bytes,

@@ -6,7 +6,7 @@ from starlette.applications import Starlette
 
 from guards.masker import Masker
 from guards.schema import MaskResult
-from pipeline.settings import Settings
+from pipeline.core.settings import MaskerSettings
 from services.common import GuardSpec, build_guard_app
 
 SPEC = GuardSpec(
@@ -22,7 +22,7 @@ SPEC = GuardSpec(
 )
 
 
-def build_app(settings: Settings) -> Starlette:
+def build_app(settings: MaskerSettings) -> Starlette:
     masker = Masker(settings.masker_types, phone_regions=settings.masker_phone_regions)
 
     async def decide(text: str) -> MaskResult:

@@ -14,8 +14,8 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from pipeline.errors import ServiceStartError
-from pipeline.settings import Settings
+from pipeline.core.errors import ServiceStartError
+from pipeline.core.settings import Settings
 from services.launch import RunningService, start_process, stop_service
 from services.phoenix.admin import secure_default_admin
 

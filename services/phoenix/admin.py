@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import httpx
 
-from pipeline.errors import ServiceStartError
-from pipeline.settings import Settings
+from pipeline.core.errors import ServiceStartError
+from pipeline.core.settings import Settings
 
 ADMIN_EMAIL = "admin@localhost"
 PHOENIX_DEFAULT_PASSWORD = "admin"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from guards.proof import GuardKeys
-from pipeline.settings import Settings
+from pipeline.core.settings import Settings
 from services.launch import GuardName, start_service, stop_service
 
 

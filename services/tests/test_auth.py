@@ -12,8 +12,8 @@ from pydantic import SecretStr
 
 from db.tests.fixtures import free_port
 from guards.proof import GuardKeys
-from pipeline.errors import ConfigError
-from pipeline.settings import Settings
+from pipeline.core.errors import ConfigError
+from pipeline.core.settings import Settings
 from services.common import middleware
 from services.masker.app import build_app
 from services.tests.fixtures import GuardEndpoint, running_guard

@@ -12,8 +12,8 @@ import pytest
 
 from db.tests.fixtures import free_port
 from evals.harness import private_settings
-from pipeline.errors import GuardUnavailable
-from pipeline.settings import Settings
+from pipeline.core.errors import GuardUnavailable
+from pipeline.core.settings import Settings
 from services.launch import GuardName, service_environment, start_service, stop_service
 
 

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from pipeline.settings import Settings
+from pipeline.core.settings import Settings
 from toolbox.client import ToolboxGateway
 from toolbox.server import ToolboxServer
 

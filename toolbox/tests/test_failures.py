@@ -12,8 +12,8 @@ from db.embedded import EmbeddedPostgres
 from db.migrate import apply_migrations
 from db.roles import provision_roles
 from evals.harness import free_port
-from pipeline.errors import ToolboxError, ToolboxUnavailable
-from pipeline.settings import Settings
+from pipeline.core.errors import ToolboxError, ToolboxUnavailable
+from pipeline.core.settings import Settings
 from toolbox.client import ToolboxGateway
 from toolbox.results import parse_result
 from toolbox.scope import ToolScope, bound_to

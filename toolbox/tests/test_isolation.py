@@ -9,8 +9,8 @@ import yaml
 
 from db.connect import connection
 from db.seed import SEED_FILE
-from pipeline.errors import ToolResultError
-from pipeline.settings import Settings
+from pipeline.core.errors import ToolResultError
+from pipeline.core.settings import Settings
 from toolbox.client import ToolboxGateway
 from toolbox.scope import ToolScope, bound_to, idempotency_key
 

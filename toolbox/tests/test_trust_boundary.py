@@ -21,7 +21,7 @@ from joserfc import jwt
 from joserfc.jwk import ECKey
 
 from db.connect import connection
-from pipeline.settings import Settings
+from pipeline.core.settings import Settings
 from toolbox.identity import AUDIENCE, AUTH_SERVICE, TokenIssuer, load_or_create_key, public_jwks
 from toolbox.jwks import issuer_url
 from toolbox.server import ToolboxServer

@@ -12,7 +12,7 @@ import pipeline
 ROOT = Path(__file__).resolve().parents[2]
 FRONT_ENDS = sorted({*(p for p in (ROOT / "web").rglob("*.py") if "tests" not in p.parts),
                      *(ROOT / "cli").glob("chat*.py"), *(ROOT / "cli").glob("render*.py")})
-ALLOWED_MODULES = {"pipeline", "pipeline.settings", "pipeline.errors"}
+ALLOWED_MODULES = {"pipeline", "pipeline.core.settings", "pipeline.core.errors"}
 
 
 def _pipeline_imports(path: Path) -> list[tuple[str, list[str]]]:

@@ -16,7 +16,7 @@ from guards.masker import Masker
 from guards.schema import Verdict
 from pipeline import errors
 from pipeline.clients import JudgeClient, MaskerClient
-from pipeline.settings import Settings
+from pipeline.core.settings import Settings
 from services.tests.desk_cases import judge_cases, masker_cases
 from services.tests.fixtures import GuardEndpoint, running_guard
 

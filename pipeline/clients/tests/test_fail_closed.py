@@ -17,7 +17,7 @@ from pipeline import errors
 from pipeline.clients import JudgeClient, MaskerClient
 from pipeline.clients.channel import GuardClient
 from pipeline.clients.tests.fake_guard import Reply, Signer, fake_guard
-from pipeline.settings import Settings
+from pipeline.core.settings import Settings
 
 CASES = yaml.safe_load((Path(__file__).parent / "cases" / "broken_replies.yaml").read_text())
 GUARDS = ("judge", "masker")

@@ -19,9 +19,9 @@ from guards.proof import PROOF_FIELD
 from pipeline.clients import JudgeClient, MaskerClient
 from pipeline.clients.channel import GuardClient
 from pipeline.clients.tests.fake_guard import Reply, Signer, fake_guard
+from pipeline.core.settings import Settings
 from pipeline.desk import CustomerSession, Pipeline
 from pipeline.events import ErrorEvent, StepEvent
-from pipeline.settings import Settings
 from pipeline.tests.streams import drain
 
 CUSTOMER = CustomerSession("ben.okafor@example.com")

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.core.errors import ConfigError
 from pipeline.embedding import Embedder, ModelPins
 from pipeline.embedding.pins import verify_sha256
-from pipeline.errors import ConfigError
 
 WRONG = "0" * 64
 

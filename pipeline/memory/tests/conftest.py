@@ -7,9 +7,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from pipeline.core.settings import Settings
 from pipeline.embedding import Embedder
 from pipeline.memory.embedded import EmbeddedMemoryStore
-from pipeline.settings import Settings
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from pipeline.errors import MemoryBackendError
+from pipeline.core.errors import MemoryBackendError
 from pipeline.memory.cloud import CloudMemoryStore
 from pipeline.memory.tests.replay_server import RECORDINGS, ReplayServer, replay_server
 

@@ -14,10 +14,10 @@ import pytest
 import yaml
 
 from db.connect import connection
+from pipeline.core.errors import MemoryBackendError
+from pipeline.core.settings import Settings
 from pipeline.embedding import Embedder
-from pipeline.errors import MemoryBackendError
 from pipeline.memory.embedded import EmbeddedMemoryStore, open_mem0
-from pipeline.settings import Settings
 
 CASES = yaml.safe_load(Path(__file__).with_name("memory_cases.yaml").read_text())
 REPO = Path(__file__).resolve().parents[3]
@@ -128,7 +128,7 @@ RECALL_IN_ANOTHER_PROCESS = """
 import asyncio, json, sys
 from pipeline.embedding import Embedder
 from pipeline.memory.factory import build_memory
-from pipeline.settings import load_settings
+from pipeline.core.settings import load_settings
 
 async def main():
     store = build_memory(load_settings(), embedder=Embedder.load())

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pydantic import SecretStr
 
+from pipeline.core.settings import Settings
 from pipeline.embedding import Embedder
 from pipeline.memory.cloud import CloudMemoryStore
 from pipeline.memory.embedded import EmbeddedMemoryStore
 from pipeline.memory.factory import build_memory
-from pipeline.settings import Settings
 
 
 async def test_no_key_means_embedded(memory_settings: Settings, embedder: Embedder) -> None:

@@ -26,7 +26,7 @@ IMPORTED_TOO_EARLY = """
 import sys
 from pathlib import Path
 import mem0.memory.telemetry
-from pipeline.errors import ConfigError
+from pipeline.core.errors import ConfigError
 from pipeline.memory.mem0_env import prepare_mem0
 try:
     prepare_mem0(Path(sys.argv[1]))

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
+from pipeline.core.settings import Settings
 from pipeline.embedding.tests.fixtures import embedder  # noqa: F401  (the shared session fixture)
 from pipeline.models.tests.replay_server import ReplayServer
-from pipeline.settings import Settings
 
 
 @pytest.fixture(scope="session")

@@ -22,12 +22,12 @@ from google.adk.runners import Runner
 from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
-from pipeline.errors import ModelRefused, ModelUnavailable
+from pipeline.core.errors import ModelRefused, ModelUnavailable
+from pipeline.core.settings import Settings
 from pipeline.models.factory import build_hosted
 from pipeline.models.prompts import SUPPORT_INSTRUCTION
 from pipeline.models.tests.fake_shop import FakeShop
 from pipeline.models.tests.replay_server import Exchange, ReplayServer
-from pipeline.settings import Settings
 
 CASES = yaml.safe_load((Path(__file__).parent / "cases" / "adapter_cases.yaml").read_text(encoding="utf-8"))
 MAX_OUTPUT_TOKENS = 256

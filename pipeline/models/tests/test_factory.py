@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 import yaml
 
+from pipeline.core.errors import ConfigError
+from pipeline.core.outbound import OFFLINE_ONLY_ENV
+from pipeline.core.settings import Settings
 from pipeline.embedding import Embedder
-from pipeline.errors import ConfigError
 from pipeline.models.factory import build_llm, build_llms
 from pipeline.models.resilient import ResilientLlm
-from pipeline.outbound import OFFLINE_ONLY_ENV
-from pipeline.settings import Settings
 
 
 @pytest.fixture(autouse=True)

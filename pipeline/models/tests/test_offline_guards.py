@@ -24,11 +24,11 @@ from guards.judge import JudgeEngine, RuleSet
 from guards.judge.model_tier import LlmJudgeTier
 from guards.llm_verdict import parse_llm_verdict
 from guards.schema import Verdict
+from pipeline.core.settings import Settings
 from pipeline.embedding import Embedder
 from pipeline.guardrail import Guardrail
 from pipeline.models.factory import Role, build_llm
 from pipeline.models.prompts import GUARDRAIL_INSTRUCTION
-from pipeline.settings import Settings
 
 CASES_DIR = Path(__file__).parent / "cases"
 CASES: dict[Role, list[dict[str, Any]]] = {

@@ -21,10 +21,10 @@ from db.connect import connection
 from db.seed import SEED_FILE
 from pipeline.agent.actions import collecting_proposals
 from pipeline.agent.tools import desk_tools
+from pipeline.core.settings import Settings
 from pipeline.embedding import Embedder
 from pipeline.models.offline_support import OfflineSupportLlm
 from pipeline.models.prompts import SUPPORT_INSTRUCTION
-from pipeline.settings import Settings
 from toolbox.client import ToolboxGateway
 from toolbox.scope import ToolScope, bound_to
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from evals.intervals import interval, wilson
+from pipeline.core.intervals import interval, wilson
 
 GRID = sorted({(hits, n) for n in (1, 2, 3, 5, 10, 24, 50, 133, 184, 1000)
                for hits in (0, 1, n // 3, n // 2, n - 1, n) if 0 <= hits <= n})

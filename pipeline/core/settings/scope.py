@@ -1,10 +1,11 @@
 """What each kind of desk process must be given, may hold, and must not find misspelt in `.env`.
 
 Processes: `desk` is everything that reaches the database or calls the guards (web, CLI, Toolbox,
-migrations, evals); `judge` and `masker` are the guard services. A guard needs the shared guard
-token and nothing else secret, except the Judge, which needs the hosted model's key when one is
-configured. `load_settings` checks the required ones and drops every other secret, and
-`services/launch.py` never passes them to a guard's environment in the first place.
+migrations, evals); `judge` and `masker` are the guard services, whose settings classes hold only
+their own sections (`processes.py`). A guard needs the shared guard token and nothing else secret,
+except the Judge, which needs the hosted model's key when one is configured. `load_settings`
+checks the required ones and drops every other secret, and `services/launch.py` never passes them
+to a guard's environment in the first place.
 
 `.env` is checked for names that look like ours but are not (a typo is otherwise silently
 ignored and its default used). Only the file: the process environment also holds variables other
@@ -22,8 +23,10 @@ from typing import TYPE_CHECKING, Literal
 from dotenv import dotenv_values
 from pydantic import SecretStr
 
+from pipeline.core.settings.guard_sections import ModelSection
+
 if TYPE_CHECKING:
-    from pipeline.settings import Settings
+    from pipeline.core.settings.processes import AnySettings
 
 Process = Literal["desk", "judge", "masker"]
 _DB_SECRETS = ("postgres_password_given", "postgres_reader_password_given", "postgres_writer_password_given")
@@ -35,19 +38,20 @@ REQUIRED: dict[Process, tuple[str, ...]] = {
 FOREIGN_PREFIXES = frozenset({"GOOGLE_", "GEMINI_", "LITELLM_"})
 
 
-def secret_fields() -> tuple[str, ...]:
-    """Every settings field holding a secret (typed `SecretStr`), new ones included."""
-    from pipeline.settings import Settings
+def secret_fields(cls: type[AnySettings] | None = None) -> tuple[str, ...]:
+    """Every field of `cls` (default: the desk's) holding a secret (typed `SecretStr`), new ones included."""
+    from pipeline.core.settings.processes import Settings
 
-    return tuple(name for name, info in Settings.model_fields.items() if SecretStr in _types(info.annotation))
+    fields = (cls or Settings).model_fields
+    return tuple(name for name, info in fields.items() if SecretStr in _types(info.annotation))
 
 
-def secrets_used(settings: Settings, process: Process) -> frozenset[str]:
+def secrets_used(settings: AnySettings, process: Process) -> frozenset[str]:
     """The secret fields `process` uses; it must not be given the others."""
     if process == "desk":
         return frozenset(secret_fields())
     used = {"guard_token"}
-    if process == "judge":  # the Judge's model tier runs on the configured model
+    if process == "judge" and isinstance(settings, ModelSection):  # its model tier runs on the configured model
         if settings.model_name.startswith("litellm/"):
             used.add("litellm_api_key")
         elif settings.model_name != "offline":
@@ -57,7 +61,7 @@ def secrets_used(settings: Settings, process: Process) -> frozenset[str]:
 
 def env_names(name: str) -> list[str]:
     """The environment variable names a settings field is read from, the documented one first."""
-    from pipeline.settings import Settings
+    from pipeline.core.settings.processes import Settings
 
     alias = Settings.model_fields[name].validation_alias
     choices = getattr(alias, "choices", None)
@@ -73,7 +77,7 @@ def env_var(name: str) -> str:
 
 def unknown_env_file_names(path: Path) -> list[str]:
     """One line per name in `path` with one of our prefixes that no setting reads."""
-    from pipeline.settings import Settings
+    from pipeline.core.settings.processes import Settings
 
     if not path.is_file():
         return []

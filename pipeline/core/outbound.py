@@ -13,7 +13,7 @@ import ipaddress
 import os
 from urllib.parse import urlsplit
 
-from pipeline.errors import ConfigError
+from pipeline.core.errors import ConfigError
 
 OFFLINE_ONLY_ENV = "SUPPORTDESK_OFFLINE_ONLY"
 #: The variables that point the desk (or a library it loads) at a hosted model or memory service.
