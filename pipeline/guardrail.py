@@ -24,13 +24,14 @@ from guards.judge.rules import FastPath
 from guards.llm_verdict import parse_llm_verdict
 from guards.schema import Verdict
 from pipeline.core.errors import GuardProtocolError
+from pipeline.core.ids import WRITTEN_PATTERN
 from pipeline.models.prompts import GUARDRAIL_INSTRUCTION
 
 APP = "supportdesk-guardrail"
 VERDICT_TOKENS = 256
 ORDER_ID_RULE = "fast.names_an_order"
 #: Only order ids, separated by punctuation or spaces: no room for an instruction.
-ONLY_ORDER_IDS = re.compile(r"^[\s\W_]*(?:ORD-?\d{5}(?![0-9])[\s\W_]*)+$", re.IGNORECASE)
+ONLY_ORDER_IDS = re.compile(rf"^[\s\W_]*(?:{WRITTEN_PATTERN}[\s\W_]*)+$", re.IGNORECASE)
 
 
 def fast_verdict(text: str, fast_path: FastPath) -> Verdict | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from db.connect import connection
 from db.migrate import MIGRATIONS_DIR, apply_migrations
 from db.seed import seed
 from pipeline.core.errors import DatabaseError
+from pipeline.core.ids import ORDER_ID_SQL_CHECK, WRITTEN_PATTERN
 from pipeline.core.settings import Settings
 
 STATUSES = {"processing", "shipped", "out for delivery", "delivered", "returned", "cancelled"}
@@ -38,6 +40,16 @@ async def test_seed_has_customers_and_orders_in_every_status(desk_settings: Sett
         per_customer = await conn.fetch("SELECT customer_email, count(*) FROM customer_orders GROUP BY 1")
     assert statuses == STATUSES
     assert len(per_customer) == len(summary.customers)
+
+
+async def test_the_database_and_the_desk_define_an_order_id_alike(desk_settings: Settings) -> None:
+    async with connection(desk_settings) as conn:
+        checks = await conn.fetch("SELECT pg_get_constraintdef(oid) AS body FROM pg_constraint "
+                                  "WHERE conrelid = 'customer_orders'::regclass AND contype = 'c'")
+        ids = [row["order_id"] for row in await conn.fetch("SELECT order_id FROM customer_orders")]
+    bodies = [re.sub(r"::text|[()]", "", row["body"]) for row in checks]
+    assert "CHECK " + ORDER_ID_SQL_CHECK in bodies
+    assert ids and all(re.fullmatch(WRITTEN_PATTERN, order) for order in ids)
 
 
 async def test_failed_migration_rolls_back(desk_settings: Settings, tmp_path: Path) -> None:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 
-_DIGITS = r"(\d{4,10})"
+from pipeline.core.ids import DIGITS_PATTERN, order_id
+
+_DIGITS = f"({DIGITS_PATTERN})"
 _REF = (
     r"(?:"
     r"\bord(?:ers?)?\b[\s:#._-]*(?:(?:number|no|nr|num|id|is|was|ref|reference)\b[\s:#.]*){0,2}"
@@ -19,10 +21,10 @@ _REF = (
     + r")\b"
 )
 #: A reference and the list that may follow it: "orders 10042, 10043 and #10044".
-_REF_LIST = _REF + r"(?:\s*(?:,|&|\band\b|\bor\b)\s*(?:ord[-_ ]?|\#\s?)?\d{4,10}\b)*"
+_REF_LIST = _REF + r"(?:\s*(?:,|&|\band\b|\bor\b)\s*(?:ord[-_ ]?|\#\s?)?" + DIGITS_PATTERN + r"\b)*"
 _ORDER_REF = re.compile(r"(?i)" + _REF_LIST)
-_ID_DIGITS = re.compile(r"\d{4,10}")
-_BARE_NUMBER = re.compile(r"(?<![\w.,$€£])(\d{4,10})(?![\w.,%]|\s*(?:dollars|euros|pounds|usd|eur|gbp)\b)", re.I)
+_ID_DIGITS = re.compile(DIGITS_PATTERN)
+_BARE_NUMBER = re.compile(r"(?<![\w.,$€£])(" + DIGITS_PATTERN + r")(?![\w.,%]|\s*(?:dollars|euros|pounds|usd|eur|gbp)\b)", re.I)
 #: A reference with its lead-in ("for my order 10042"), removed whole from notes.
 _ORDER_REF_PHRASE = re.compile(
     r"(?i)(?:\b(?:for|on|of|with|about|regarding|re|from|in)\s+)?(?:(?:my|the|this|that)\s+)?" + _REF_LIST
@@ -31,10 +33,6 @@ _LATEST = re.compile(r"(?i)\b(latest|last|newest|most\s+recent|recent|current)\b
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?])")
 _EDGE_JUNK = " \t\n,;:.-–—!?"
 NOTE_MAX_CHARS = 300
-
-
-def canonical_order_id(digits: str) -> str:
-    return f"ORD-{digits}"
 
 
 def find_order_ids(text: str, *, bare_numbers: bool = False) -> list[str]:
@@ -47,10 +45,10 @@ def find_order_ids(text: str, *, bare_numbers: bool = False) -> list[str]:
     seen: dict[str, None] = {}
     for match in _ORDER_REF.finditer(text):
         for digits in _ID_DIGITS.findall(match.group(0)):
-            seen.setdefault(canonical_order_id(digits), None)
+            seen.setdefault(order_id(digits), None)
     if not seen and bare_numbers:
         for digits in _BARE_NUMBER.findall(text):
-            seen.setdefault(canonical_order_id(digits), None)
+            seen.setdefault(order_id(digits), None)
     return list(seen)
 
 
