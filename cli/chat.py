@@ -31,11 +31,11 @@ from rich.markup import escape
 from rich.text import Text
 
 from cli.render import EXIT_ERROR, EXIT_UNCONFIRMED, TurnView, exit_code, printable
+from db.accounts import LOGIN_FAILED, PasswordCheck
 from db.connect import connection
 from pipeline import FinalEvent, for_customer
 from pipeline.core.errors import SupportdeskError
 from pipeline.core.settings import Settings, load_settings
-from web.accounts import LOGIN_FAILED, PasswordCheck
 
 if TYPE_CHECKING:
     from pipeline import CustomerSession, Pipeline

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import os
 import secrets
-import tempfile
 from pathlib import Path
 
 from dotenv import dotenv_values
+
+from pipeline.core.private_files import write_private
 
 DATABASE_SECRETS = ("POSTGRES_PASSWORD", "POSTGRES_READER_PASSWORD", "POSTGRES_WRITER_PASSWORD")
 DEMO_SECRET = "SUPPORTDESK_DEMO_PASSWORD"
@@ -32,21 +33,6 @@ def _configured(name: str, file_values: dict[str, str | None]) -> bool:
 def generated_secret(name: str) -> str:
     # Phoenix refuses secrets under 32 characters or without a digit and a lower-case letter.
     return secrets.token_hex(24) + "a0" if name in PHOENIX_SECRETS else secrets.token_urlsafe(18)
-
-
-def write_private(path: Path, text: str) -> None:
-    """Replace `path` with `text`, atomically, as a file only its owner can read (0600)."""
-    # mkstemp opens with O_CREAT | O_EXCL and mode 0600: the secrets never sit in a wider file.
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def ensure_local_secrets(env_path: Path = Path(".env")) -> dict[str, str]:

@@ -24,7 +24,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pipeline.agent.policy import Action
-from toolbox.identity import read_private_file
+from pipeline.core.private_files import read_private_file
 
 _DOMAIN = b"supportdesk-pending-action-v1\x1f"
 #: Exact replies (after case-folding, trimming punctuation and spaces) that confirm or decline.

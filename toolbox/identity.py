@@ -8,45 +8,22 @@ the file; the Toolbox only ever sees the public half.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import secrets
-import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from joserfc import jwt
 from joserfc.jwk import ECKey
 
+from pipeline.core.private_files import read_private_file
+
 #: The auth service's name in tools.yaml; toolbox-core sends the token as the `<name>_token` header.
 AUTH_SERVICE = "desk"
 #: The `aud` the Toolbox requires (tools.yaml `audience`), so a token minted for anything else fails.
 AUDIENCE = "supportdesk-toolbox"
 ALGORITHM = "ES256"
-
-
-def read_private_file(path: Path, create: Callable[[], str]) -> str:
-    """The text of the private file at `path`; written there (0600) from `create()` if absent.
-
-    Safe under races: written private from the first byte, then linked into place; link() fails
-    if another process won the race, and then its file is the one everybody reads.
-    """
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".private-")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                out.write(create())
-            with contextlib.suppress(FileExistsError):
-                os.link(tmp, path)
-        finally:
-            os.unlink(tmp)
-    if path.stat().st_mode & 0o077:
-        raise ValueError(f"{path} is readable by other users; make it private (chmod 600) or delete it")
-    return path.read_text(encoding="utf-8")
 
 
 def _new_key() -> str:

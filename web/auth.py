@@ -7,8 +7,8 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from db.accounts import LOGIN_FAILED, Account, PasswordChecksBusy, normalise_email
 from web import devices
-from web.accounts import LOGIN_FAILED, Account, PasswordChecksBusy, normalise_email
 from web.bodies import read_json
 from web.resources import WebResources
 from web.sessions import COOKIE

@@ -7,7 +7,7 @@ import secrets
 
 import asyncpg
 
-from web.accounts import Account
+from db.accounts import Account
 
 COOKIE = "sd_session"
 

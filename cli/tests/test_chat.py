@@ -16,10 +16,10 @@ import yaml
 from cli.chat import STOPPED
 from cli.render import EXIT_CODES, exit_code
 from cli.tests.terminal import Terminal
+from db.accounts import LOGIN_FAILED
 from evals.harness import free_port
 from pipeline import ErrorEvent, FinalEvent, Usage, parse_event
 from services.launch import service_environment
-from web.accounts import LOGIN_FAILED
 
 SPEC = yaml.safe_load((Path(__file__).parent / "cases" / "chat_oneshot.yaml").read_text(encoding="utf-8"))
 CUSTOMER = SPEC["customer"]

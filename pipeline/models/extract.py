@@ -24,7 +24,8 @@ _REF = (
 _REF_LIST = _REF + r"(?:\s*(?:,|&|\band\b|\bor\b)\s*(?:ord[-_ ]?|\#\s?)?" + DIGITS_PATTERN + r"\b)*"
 _ORDER_REF = re.compile(r"(?i)" + _REF_LIST)
 _ID_DIGITS = re.compile(DIGITS_PATTERN)
-_BARE_NUMBER = re.compile(r"(?<![\w.,$€£])(" + DIGITS_PATTERN + r")(?![\w.,%]|\s*(?:dollars|euros|pounds|usd|eur|gbp)\b)", re.I)
+_BARE_NUMBER = re.compile(
+    r"(?<![\w.,$€£])(" + DIGITS_PATTERN + r")(?![\w.,%]|\s*(?:dollars|euros|pounds|usd|eur|gbp)\b)", re.I)
 #: A reference with its lead-in ("for my order 10042"), removed whole from notes.
 _ORDER_REF_PHRASE = re.compile(
     r"(?i)(?:\b(?:for|on|of|with|about|regarding|re|from|in)\s+)?(?:(?:my|the|this|that)\s+)?" + _REF_LIST

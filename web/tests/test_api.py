@@ -14,7 +14,7 @@ import httpx
 import pytest
 import yaml
 
-from web.accounts import LOGIN_FAILED
+from db.accounts import LOGIN_FAILED
 from web.headers import SECURITY_HEADERS
 from web.sessions import COOKIE
 from web.tests.fixtures import ROOMY_LIMITS, WebServer, serve_web

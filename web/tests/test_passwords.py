@@ -7,8 +7,8 @@ import threading
 from collections import Counter
 from typing import Any
 
+from db.accounts import Account, PasswordCheck, PasswordChecksBusy
 from db.connect import create_pool
-from web.accounts import Account, PasswordCheck, PasswordChecksBusy
 from web.tests.fixtures import ROOMY_LIMITS, serve_web
 
 CUSTOMER = "emma.schmidt@example.com"
