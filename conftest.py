@@ -17,7 +17,7 @@ pytest_plugins = [
     "db.tests.fixtures",
     "toolbox.tests.fixtures",
     "services.tests.fixtures",
-    "pipeline.embedding.tests.fixtures",
+    "guards.embedding.tests.fixtures",
     "pipeline.tests.fixtures",
     "web.tests.fixtures",
 ]

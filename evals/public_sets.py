@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Literal, NamedTuple
 
 from evals.casefiles import MessageCase, MessageSection
-from pipeline.models import datasets
+from guards.classifier import datasets
 
 SEED = 20261101
 

@@ -1,15 +1,12 @@
 """The Guardrail: is this message about our shop? An in-process ADK agent, fresh session per turn.
 
-Two code fast paths run before any model: plain shop questions (the same rule the Judge uses), and
-a message that is nothing but our order ids (a customer answering "which order?"). Anything else,
-an order id with words around it in any language included, is for the model: an id must never
-carry an instruction past the Guardrail. The offline model is multilingual (`classifiers.py`).
+Two code fast paths run before any model (`guards/guardrail/fast_path.py`); anything else is for
+the model. The offline model is multilingual (`guards/classifier/offline_llm.py`).
 The model's answer must parse into the verdict schema; anything else is GuardProtocolError.
 """
 
 from __future__ import annotations
 
-import re
 import uuid
 from dataclasses import dataclass
 
@@ -19,32 +16,15 @@ from google.adk.runners import Runner
 from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
-from guards.judge.decoders import variants
+from guards.guardrail.fast_path import fast_verdict
 from guards.judge.rules import FastPath
 from guards.llm_verdict import parse_llm_verdict
 from guards.schema import Verdict
 from pipeline.core.errors import GuardProtocolError
-from pipeline.core.ids import WRITTEN_PATTERN
 from pipeline.models.prompts import GUARDRAIL_INSTRUCTION
 
 APP = "supportdesk-guardrail"
 VERDICT_TOKENS = 256
-ORDER_ID_RULE = "fast.names_an_order"
-#: Only order ids, separated by punctuation or spaces: no room for an instruction.
-ONLY_ORDER_IDS = re.compile(rf"^[\s\W_]*(?:{WRITTEN_PATTERN}[\s\W_]*)+$", re.IGNORECASE)
-
-
-def fast_verdict(text: str, fast_path: FastPath) -> Verdict | None:
-    """The fast paths' allow, or None when the model must decide."""
-    if fast_path.allows(variants(text)):
-        return Verdict(verdict="allow", reason=f"Allowed: {fast_path.description}.", rules=[fast_path.id],
-                       tier="fast_path")
-    if ONLY_ORDER_IDS.match(text):
-        return Verdict(verdict="allow", reason="Allowed: the message names one of our orders.",
-                       rules=[ORDER_ID_RULE], tier="fast_path")
-    return None
-
-
 @dataclass(frozen=True)
 class GuardrailResult:
     verdict: Verdict

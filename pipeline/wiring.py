@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+from guards.embedding import Embedder
 from guards.judge.rules import RuleSet
 from pipeline.agent.actions import ActionDesk
 from pipeline.agent.support import SupportAgent
@@ -11,7 +12,6 @@ from pipeline.agent.tools import desk_tools
 from pipeline.clients.judge import JudgeClient
 from pipeline.clients.masker import MaskerClient
 from pipeline.core.settings import Settings
-from pipeline.embedding import Embedder
 from pipeline.guardrail import Guardrail
 from pipeline.memory.factory import build_memory
 from pipeline.models.factory import build_llms

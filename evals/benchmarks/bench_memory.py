@@ -24,7 +24,7 @@ from pathlib import Path
 from db.bootstrap import prepare_database
 from db.embedded import EmbeddedPostgres
 from evals.harness import private_settings
-from pipeline.embedding import Embedder
+from guards.embedding import Embedder
 from pipeline.memory.embedded import EmbeddedMemoryStore
 
 MESSAGES = [

@@ -24,8 +24,8 @@ from google.adk.runners import Runner
 from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
-from pipeline.embedding import Embedder
-from pipeline.models.classifiers import OfflineGuardrailLlm, OfflineJudgeLlm
+from guards.classifier.offline_llm import OfflineGuardrailLlm, OfflineJudgeLlm
+from guards.embedding import Embedder
 from pipeline.models.offline_support import OfflineSupportLlm
 from pipeline.models.prompts import SUPPORT_INSTRUCTION, render_memories
 from pipeline.models.tests.fake_shop import FakeShop

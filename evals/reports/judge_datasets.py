@@ -18,9 +18,9 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
+from guards.classifier import datasets
 from guards.judge import JudgeEngine, ModelTier, RuleSet
 from guards.schema import Verdict
-from pipeline.models import datasets
 
 
 class _Undecided:
@@ -96,9 +96,9 @@ async def report(root: Path, model_tier: ModelTier | None, show: int) -> None:
 
 
 def _offline_model(threshold: float | None) -> ModelTier:
+    from guards.classifier.offline_llm import OfflineJudgeLlm
     from guards.judge.model_tier import LlmJudgeTier
     from pipeline.core.settings import Settings
-    from pipeline.models.classifiers import OfflineJudgeLlm
 
     cut = threshold if threshold is not None else Settings.model_fields["judge_model_threshold"].default
     return LlmJudgeTier(OfflineJudgeLlm.build(cut))

@@ -19,8 +19,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from guards.classifier.embedders import Design, TextVectors, shared_embedder
 from guards.classifier.features import Features, Floats, NgramSpec, ngrams
 from guards.classifier.logreg import probabilities
+from guards.embedding.pins import verified_bytes
 from pipeline.core.errors import ConfigError
-from pipeline.embedding.pins import verified_bytes
 
 
 class ModelMeta(BaseModel):

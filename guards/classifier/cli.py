@@ -6,10 +6,10 @@ import argparse
 from pathlib import Path
 from typing import Any, get_args
 
+from guards.classifier import datasets
 from guards.classifier.data import Guard
 from guards.classifier.embedders import Design
 from guards.classifier.train import DESIGNS, Options, run
-from pipeline.models import datasets
 
 
 def _designs(value: str) -> tuple[Design | None, ...]:
@@ -21,7 +21,7 @@ def _designs(value: str) -> tuple[Design | None, ...]:
 
 
 def _train(args: argparse.Namespace) -> int:
-    from pipeline.models.classifiers import GUARDRAIL_MODEL_DIR, JUDGE_MODEL_DIR
+    from guards.classifier.offline_llm import GUARDRAIL_MODEL_DIR, JUDGE_MODEL_DIR
 
     out = {"judge": JUDGE_MODEL_DIR, "guardrail": GUARDRAIL_MODEL_DIR}
     guards: list[Guard] = ["judge", "guardrail"] if args.guard == "all" else [args.guard]

@@ -16,16 +16,16 @@ from typing import Literal
 
 import yaml
 
+from guards.classifier import datasets
 from guards.classifier.splits import normalise
-from pipeline.guardrail_scope import scope
-from pipeline.models import datasets
+from guards.guardrail.scope import scope
 
 Guard = Literal["judge", "guardrail"]
 REPO = Path(__file__).resolve().parents[2]
 JUDGE_CASES = REPO / "evals" / "cases" / "judge"
 GUARDRAIL_CASES = REPO / "pipeline" / "models" / "tests" / "cases" / "guardrail_cases.yaml"
 JUDGE_MODEL_CASES = REPO / "pipeline" / "models" / "tests" / "cases" / "judge_cases.yaml"
-EXEMPLARS = REPO / "pipeline" / "models" / "data"
+EXEMPLARS = Path(__file__).resolve().with_name("training")
 SEED = 20261201
 #: Most items taken from one public set (or one part of it) for training: what two shared cores
 #: embed and fit in minutes. A sample of at most `_POOL` in seeded order, cut to `PER_SET`.

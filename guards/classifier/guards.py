@@ -54,7 +54,7 @@ def _judge_pre(texts: Sequence[str]) -> dict[str, bool | None]:
 
 
 def _guardrail_pre(texts: Sequence[str]) -> dict[str, bool | None]:
-    from pipeline.guardrail import fast_verdict
+    from guards.guardrail.fast_path import fast_verdict
 
     fast_path = RuleSet.load().fast_path
     return {text: None if fast_verdict(text, fast_path) is None else False for text in texts}

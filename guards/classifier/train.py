@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from guards.classifier import artefact, guards
+from guards.classifier import artefact, datasets, guards
 from guards.classifier.cache import DEFAULT_DIR, EmbeddingCache
 from guards.classifier.card import Figure, write_card
 from guards.classifier.data import Corpus, Example, Guard, corpus
@@ -29,7 +29,6 @@ from guards.classifier.evaluate import (
 )
 from guards.classifier.features import Features, NgramSpec
 from guards.classifier.logreg import FitParams, fit, probabilities
-from pipeline.models import datasets
 
 DESIGNS: tuple[Design | None, ...] = ("e5+minilm", "e5", "minilm", None)
 #: The desk's own dev texts are few and closest to what the desk sees: they weigh more.

@@ -1,8 +1,8 @@
 """The Judge's model tier: one language-model call that must answer the verdict JSON.
 
-The model is any ADK `BaseLlm` (the offline similarity model or Gemini), built elsewhere and
-injected. The customer's message travels alone, verbatim, as the one text part of the last user
-turn; the policy travels as the system instruction, so the message is never spliced into it.
+The model is any ADK `BaseLlm` (the offline classifier or a hosted model, `build_judge_model`),
+built once per process and injected. The customer's message travels alone, verbatim, as the one
+text part of the last user turn; the policy travels as the system instruction, so the message is never spliced into it.
 """
 
 from __future__ import annotations
@@ -10,9 +10,12 @@ from __future__ import annotations
 from google.adk.models import BaseLlm, LlmRequest, LlmResponse
 from google.genai import types
 
+from guards.classifier.offline_llm import OfflineJudgeLlm
+from guards.llm.hosted import OFFLINE, build_hosted
 from guards.llm_verdict import parse_llm_verdict
 from guards.schema import Verdict
 from pipeline.core.errors import GuardProtocolError
+from pipeline.core.settings.guard_sections import ModelSection
 
 JUDGE_POLICY = """\
 You are the Security Judge of an online shop's customer-support desk. You never answer customers.
@@ -75,3 +78,10 @@ class LlmJudgeTier:
         parts = final.content.parts if final.content and final.content.parts else []
         answer = "".join(part.text for part in parts if part.text and not part.thought)
         return parse_llm_verdict(answer, tier="model", guard="judge")
+
+
+def build_judge_model(settings: ModelSection) -> BaseLlm:
+    """The Judge's model: its trained classifier offline, else the configured hosted model."""
+    if settings.model_name == OFFLINE:
+        return OfflineJudgeLlm.build(settings.judge_model_threshold)
+    return build_hosted(settings)

@@ -30,9 +30,10 @@ from google.adk.tools.base_toolset import BaseToolset
 from google.adk.tools.tool_context import ToolContext
 from google.genai import types
 
+from guards.llm.offline_answer import is_customer_message
 from pipeline.core.errors import ModelRefused, ModelUnavailable
 from pipeline.models.prompts import SUPPORT_INSTRUCTION
-from pipeline.models.turn import is_customer_message, with_memories
+from pipeline.models.turn import with_memories
 
 APP = "supportdesk"
 _turn_memories: ContextVar[tuple[str, ...]] = ContextVar("turn_memories", default=())

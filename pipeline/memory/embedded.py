@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 from psycopg.conninfo import make_conninfo
 from psycopg_pool import ConnectionPool
 
+from guards.embedding import Embedder
 from pipeline.core.settings import Settings
-from pipeline.embedding import Embedder
 from pipeline.memory.mem0_env import prepare_mem0
 from pipeline.memory.models import Memory, SaveResult
 from pipeline.memory.store import GuardedStore

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from guards.embedding import Embedder
 from pipeline.core.settings import Settings
-from pipeline.embedding import Embedder
 from pipeline.memory.store import MemoryStore
 
 

@@ -18,8 +18,8 @@ from mem0.llms.configs import LlmConfig
 from mem0.utils.factory import EmbedderFactory, LlmFactory
 from psycopg.adapt import Dumper
 
+from guards.embedding import Embedder
 from pipeline.core.errors import MemoryBackendError
-from pipeline.embedding import Embedder
 
 EMBEDDER_PROVIDER = "supportdesk-local-onnx"
 LLM_PROVIDER = "supportdesk-no-llm"

@@ -23,7 +23,7 @@ Vectors = npt.NDArray[np.float32]
 
 @runtime_checkable
 class TextEmbedder(Protocol):
-    """What the offline models need from `pipeline.embedding.Embedder` (L2-normalised rows)."""
+    """What the offline models need from `guards.embedding.Embedder` (L2-normalised rows)."""
 
     def embed(self, texts: Sequence[str]) -> Vectors: ...
 

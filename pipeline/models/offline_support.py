@@ -18,12 +18,13 @@ from google.adk.models.llm_response import LlmResponse
 from google.genai import types
 from typing_extensions import override
 
+from guards.llm.offline_answer import model_response
 from pipeline.models import answers
 from pipeline.models.exemplars import TextEmbedder
 from pipeline.models.extract import find_order_ids
 from pipeline.models.intents import IntentMatch, IntentRecognizer
 from pipeline.models.planner import Step, next_step
-from pipeline.models.turn import model_response, read_turn
+from pipeline.models.turn import read_turn
 
 _VAGUE_WITH_ORDER = frozenset({"list_orders", "greeting", "thanks"})
 

@@ -14,7 +14,7 @@ import json
 import re
 from collections.abc import Sequence
 
-from pipeline.guardrail_scope import scope
+from guards.guardrail.scope import scope
 
 SUPPORT_INSTRUCTION = """\
 You are the customer-support assistant of our online shop. You help the signed-in customer with \
@@ -47,7 +47,7 @@ Answer in short, friendly plain text in the customer's language.
 
 GUARDRAIL_INSTRUCTION = f"""\
 You are the topic guardrail of our online shop's customer-support desk. Decide whether the \
-customer's message is on topic for the desk, by this scope (pipeline/guardrail_scope.yaml):
+customer's message is on topic for the desk, by this scope (guards/guardrail/scope.yaml):
 
 {scope().describe()}
 

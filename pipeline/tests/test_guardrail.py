@@ -8,11 +8,12 @@ from typing import Any
 import pytest
 import yaml
 
+from guards.embedding import Embedder
+from guards.guardrail.fast_path import ONLY_ORDER_IDS, fast_verdict
+from guards.guardrail.scope import scope
 from guards.judge.rules import RuleSet
 from pipeline.core.settings import Settings
-from pipeline.embedding import Embedder
-from pipeline.guardrail import ONLY_ORDER_IDS, Guardrail, fast_verdict
-from pipeline.guardrail_scope import scope
+from pipeline.guardrail import Guardrail
 from pipeline.models.factory import build_llm
 from pipeline.models.prompts import GUARDRAIL_INSTRUCTION
 

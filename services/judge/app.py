@@ -5,9 +5,8 @@ from __future__ import annotations
 from starlette.applications import Starlette
 
 from guards.judge import JudgeEngine, RuleSet
-from guards.judge.model_tier import LlmJudgeTier
+from guards.judge.model_tier import LlmJudgeTier, build_judge_model
 from pipeline.core.settings import JudgeSettings
-from pipeline.models.factory import build_llm
 from services.common import GuardSpec, build_guard_app
 
 SPEC = GuardSpec(
@@ -26,8 +25,7 @@ SPEC = GuardSpec(
 
 def build_engine(settings: JudgeSettings) -> JudgeEngine:
     """Rules from data, the model tier from the configured model (offline by default); once."""
-    llm = build_llm(settings, "judge", embedder=None)
-    return JudgeEngine(RuleSet.load(), LlmJudgeTier(llm))
+    return JudgeEngine(RuleSet.load(), LlmJudgeTier(build_judge_model(settings)))
 
 
 def build_app(settings: JudgeSettings, engine: JudgeEngine) -> Starlette:

@@ -97,7 +97,7 @@ class ModelSection(Section):
                                       "(unset = the threshold calibrated in guards/judge/model/judge.md)")
     guardrail_threshold: float | None = Field(
         None, ge=0, le=1, description="Offline guardrail: P(off topic) that blocks, probability 0-1 (unset = "
-                                      "the threshold calibrated in pipeline/models/data/guardrail/guardrail.md)")
+                                      "the threshold calibrated in guards/guardrail/model/guardrail.md)")
 
     @model_validator(mode="after")
     def _model_is_buildable(self) -> ModelSection:

@@ -7,8 +7,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from guards.embedding import Embedder
 from pipeline.core.settings import Settings
-from pipeline.embedding import Embedder
 from pipeline.memory.embedded import EmbeddedMemoryStore
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import yaml
 
-from pipeline.embedding import Embedder
+from guards.embedding import Embedder
 
 CASES = yaml.safe_load(Path(__file__).with_name("calibration_cases.yaml").read_text())
 GRID = np.round(np.arange(0.05, 0.61, 0.025), 3)

@@ -14,9 +14,9 @@ import pytest
 import yaml
 
 from db.connect import connection
+from guards.embedding import Embedder
 from pipeline.core.errors import MemoryBackendError
 from pipeline.core.settings import Settings
-from pipeline.embedding import Embedder
 from pipeline.memory.embedded import EmbeddedMemoryStore, open_mem0
 
 CASES = yaml.safe_load(Path(__file__).with_name("memory_cases.yaml").read_text())
@@ -126,7 +126,7 @@ async def test_memories_survive_a_new_store(memory_settings: Settings, embedder:
 
 RECALL_IN_ANOTHER_PROCESS = """
 import asyncio, json, sys
-from pipeline.embedding import Embedder
+from guards.embedding import Embedder
 from pipeline.memory.factory import build_memory
 from pipeline.core.settings import load_settings
 

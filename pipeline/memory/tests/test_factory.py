@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pydantic import SecretStr
 
+from guards.embedding import Embedder
 from pipeline.core.settings import Settings
-from pipeline.embedding import Embedder
 from pipeline.memory.cloud import CloudMemoryStore
 from pipeline.memory.embedded import EmbeddedMemoryStore
 from pipeline.memory.factory import build_memory

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
+from guards.embedding.tests.fixtures import embedder  # noqa: F401  (the shared session fixture)
 from pipeline.core.settings import Settings
-from pipeline.embedding.tests.fixtures import embedder  # noqa: F401  (the shared session fixture)
 from pipeline.models.tests.replay_server import ReplayServer
 
 

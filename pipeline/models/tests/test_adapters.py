@@ -22,9 +22,9 @@ from google.adk.runners import Runner
 from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
+from guards.llm.hosted import build_hosted
 from pipeline.core.errors import ModelRefused, ModelUnavailable
 from pipeline.core.settings import Settings
-from pipeline.models.factory import build_hosted
 from pipeline.models.prompts import SUPPORT_INSTRUCTION
 from pipeline.models.tests.fake_shop import FakeShop
 from pipeline.models.tests.replay_server import Exchange, ReplayServer

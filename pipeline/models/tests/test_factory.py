@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 import yaml
 
+from guards.embedding import Embedder
+from guards.llm.resilient import ResilientLlm
 from pipeline.core.errors import ConfigError
 from pipeline.core.outbound import OFFLINE_ONLY_ENV
 from pipeline.core.settings import Settings
-from pipeline.embedding import Embedder
 from pipeline.models.factory import build_llm, build_llms
-from pipeline.models.resilient import ResilientLlm
 
 
 @pytest.fixture(autouse=True)

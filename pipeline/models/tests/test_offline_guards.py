@@ -20,12 +20,12 @@ from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
 from guards.classifier.data import Example, desk_cases
+from guards.embedding import Embedder
 from guards.judge import JudgeEngine, RuleSet
 from guards.judge.model_tier import LlmJudgeTier
 from guards.llm_verdict import parse_llm_verdict
 from guards.schema import Verdict
 from pipeline.core.settings import Settings
-from pipeline.embedding import Embedder
 from pipeline.guardrail import Guardrail
 from pipeline.models.factory import Role, build_llm
 from pipeline.models.prompts import GUARDRAIL_INSTRUCTION
@@ -56,7 +56,7 @@ async def _verdict(role: Role, message: str, llm: BaseLlm) -> Verdict:
 
 #: Share of the held-out (`test`) texts to block that each offline model blocks today, as a floor
 #: against regressions. Both sit below the issue's 95 % target for off-topic and attacks: the
-#: model cards (guards/judge/model/judge.md, pipeline/models/data/guardrail/guardrail.md) say why.
+#: model cards (guards/judge/model/judge.md, guards/guardrail/model/guardrail.md) say why.
 BLOCK_FLOOR: dict[Role, float] = {"guardrail": 0.75, "judge": 0.95}
 
 

@@ -15,7 +15,7 @@ from google.adk.runners import Runner
 from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
-from pipeline.embedding import Embedder
+from guards.embedding import Embedder
 from pipeline.models.offline_support import OfflineSupportLlm
 from pipeline.models.prompts import SUPPORT_INSTRUCTION
 from pipeline.models.tests.fake_shop import FakeShop

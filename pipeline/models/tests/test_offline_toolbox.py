@@ -19,10 +19,10 @@ from google.genai import types
 
 from db.connect import connection
 from db.seed import SEED_FILE
+from guards.embedding import Embedder
 from pipeline.agent.actions import collecting_proposals
 from pipeline.agent.tools import desk_tools
 from pipeline.core.settings import Settings
-from pipeline.embedding import Embedder
 from pipeline.models.offline_support import OfflineSupportLlm
 from pipeline.models.prompts import SUPPORT_INSTRUCTION
 from toolbox.client import ToolboxGateway

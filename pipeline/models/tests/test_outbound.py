@@ -8,11 +8,11 @@ from collections.abc import Callable
 
 import pytest
 
+from guards.llm.hosted import build_hosted
 from pipeline.core.errors import ConfigError
 from pipeline.core.outbound import HOSTED_SWITCHES, OFFLINE_ONLY_ENV, on_this_machine
 from pipeline.core.settings import Settings
 from pipeline.memory.cloud import CloudMemoryStore
-from pipeline.models.factory import build_hosted
 
 
 def test_the_suite_runs_offline_only_with_no_hosted_switch_left() -> None:

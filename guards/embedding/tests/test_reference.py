@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pipeline.embedding import Embedder
+from guards.embedding import Embedder
 
 FIXTURE = json.loads(Path(__file__).with_name("reference_vectors.json").read_text())
 CASES = FIXTURE["cases"]

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import yaml
 
-from pipeline.embedding import Embedder
+from guards.embedding import Embedder
 
 CASES = yaml.safe_load(Path(__file__).with_name("texts.yaml").read_text())
 # The last shape case is repeated far past the 256-token limit to exercise truncation.

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from guards.embedding import Embedder, ModelPins
+from guards.embedding.pins import verify_sha256
 from pipeline.core.errors import ConfigError
-from pipeline.embedding import Embedder, ModelPins
-from pipeline.embedding.pins import verify_sha256
 
 WRONG = "0" * 64
 

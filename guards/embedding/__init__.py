@@ -1,6 +1,6 @@
 """Local sentence embeddings without PyTorch (see `embedder.py`)."""
 
-from pipeline.embedding.embedder import Embedder, Vectors
-from pipeline.embedding.pins import ModelPins, PinnedFile
+from guards.embedding.embedder import Embedder, Vectors
+from guards.embedding.pins import ModelPins, PinnedFile
 
 __all__ = ["Embedder", "ModelPins", "PinnedFile", "Vectors"]

@@ -1,10 +1,10 @@
-"""Session fixture `embedder`, for any package's tests (pytest plugin: pipeline.embedding.tests.fixtures)."""
+"""Session fixture `embedder`, for any package's tests (pytest plugin: guards.embedding.tests.fixtures)."""
 
 from __future__ import annotations
 
 import pytest
 
-from pipeline.embedding import Embedder
+from guards.embedding import Embedder
 
 
 @pytest.fixture(scope="session")

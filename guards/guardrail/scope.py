@@ -8,7 +8,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict
 
-SCOPE_FILE = Path(__file__).with_name("guardrail_scope.yaml")
+SCOPE_FILE = Path(__file__).with_name("scope.yaml")
 
 
 class _Frozen(BaseModel):

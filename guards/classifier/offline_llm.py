@@ -24,10 +24,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import override
 
 from guards.classifier.artefact import Classifier
-from pipeline.models.turn import latest_user_text, model_response
+from guards.llm.offline_answer import latest_user_text, model_response
 
-JUDGE_MODEL_DIR = Path(__file__).resolve().parents[2] / "guards" / "judge" / "model"
-GUARDRAIL_MODEL_DIR = Path(__file__).resolve().parent / "data" / "guardrail"
+JUDGE_MODEL_DIR = Path(__file__).resolve().parents[1] / "judge" / "model"
+GUARDRAIL_MODEL_DIR = Path(__file__).resolve().parents[1] / "guardrail" / "model"
 
 
 class ModelVerdict(BaseModel):

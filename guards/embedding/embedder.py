@@ -16,8 +16,8 @@ import numpy.typing as npt
 import onnxruntime as ort
 from tokenizers import Tokenizer
 
+from guards.embedding.pins import ModelPins
 from pipeline.core.errors import ConfigError
-from pipeline.embedding.pins import ModelPins
 
 Vectors = npt.NDArray[np.float32]
 

@@ -1,0 +1,30 @@
+"""The Guardrail's code fast paths: allows that need no model, and cannot carry an instruction.
+
+Plain shop questions (the same rule the Judge uses), and a message that is nothing but our order
+ids (a customer answering "which order?"). Anything else, an order id with words around it in any
+language included, is for the model: an id must never carry an instruction past the Guardrail.
+"""
+
+from __future__ import annotations
+
+import re
+
+from guards.judge.decoders import variants
+from guards.judge.rules import FastPath
+from guards.schema import Verdict
+from pipeline.core.ids import WRITTEN_PATTERN
+
+ORDER_ID_RULE = "fast.names_an_order"
+#: Only order ids, separated by punctuation or spaces: no room for an instruction.
+ONLY_ORDER_IDS = re.compile(rf"^[\s\W_]*(?:{WRITTEN_PATTERN}[\s\W_]*)+$", re.IGNORECASE)
+
+
+def fast_verdict(text: str, fast_path: FastPath) -> Verdict | None:
+    """The fast paths' allow, or None when the model must decide."""
+    if fast_path.allows(variants(text)):
+        return Verdict(verdict="allow", reason=f"Allowed: {fast_path.description}.", rules=[fast_path.id],
+                       tier="fast_path")
+    if ONLY_ORDER_IDS.match(text):
+        return Verdict(verdict="allow", reason="Allowed: the message names one of our orders.",
+                       rules=[ORDER_ID_RULE], tier="fast_path")
+    return None
