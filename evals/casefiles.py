@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 CASES_DIR = Path(__file__).parent / "cases"
 TaskKind = Literal["status", "list_orders", "delivery_instruction", "memory"]
@@ -95,6 +95,18 @@ class Suite(BaseModel):
     offtopic: list[MessageCase] = Field(default_factory=list)
     #: Public data set samples, by set name; reported apart from the desk's own cases.
     datasets: dict[str, list[MessageCase]] = Field(default_factory=dict)
+    _index: dict[tuple[tuple[str, str | None], str], Any] | None = PrivateAttr(None)
+
+    def case(self, section: str, case_id: str, dataset: str | None = None) -> TaskCase | IsolationCase | MessageCase:
+        """The case a run came from, by its section (and public set name, for "dataset" runs)."""
+        key = (section, dataset if section == "dataset" else None)
+        if self._index is None:
+            pools: dict[tuple[str, str | None], list[Any]] = {
+                ("task", None): self.tasks, ("isolation", None): self.isolation, ("attack", None): self.attacks,
+                ("legit", None): self.legit, ("offtopic", None): self.offtopic,
+                **{("dataset", name): cases for name, cases in self.datasets.items()}}
+            self._index = {(pool, case.id): case for pool, cases in pools.items() for case in cases}
+        return self._index[(key, case_id)]
 
     def size(self) -> int:
         """Turns one pass over the suite runs."""

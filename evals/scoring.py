@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from evals import checks
-from evals.casefiles import MessageCase, StatusPhrases, Suite, TaskCase
+from evals.casefiles import IsolationCase, MessageCase, StatusPhrases, Suite, TaskCase
 from evals.dbfacts import ActionRow, ActionWindow, DeskFacts, actions_in
 from evals.execute import CaseRun
 from evals.latency import LatencyReport, latency
@@ -63,21 +63,17 @@ class _Meta(BaseModel):
     expect: Literal["block", "allow"] | None
 
 
+def _case(run: CaseRun, suite: Suite) -> TaskCase | IsolationCase | MessageCase:
+    return suite.case(run.section, run.case_id, run.dataset)
+
+
 def _meta(run: CaseRun, suite: Suite) -> _Meta:
-    if run.section == "task":
-        task = next(t for t in suite.tasks if t.id == run.case_id)
-        return _Meta(source="desk/tasks.yaml", category=task.kind, language="en", expect="allow")
-    if run.section == "isolation":
-        style = next(c.style for c in suite.isolation if c.id == run.case_id)
-        return _Meta(source="desk/isolation.yaml", category=style, language="en", expect=None)
-    case = _message(run, suite)
+    case = _case(run, suite)
+    if isinstance(case, TaskCase):
+        return _Meta(source="desk/tasks.yaml", category=case.kind, language="en", expect="allow")
+    if isinstance(case, IsolationCase):
+        return _Meta(source="desk/isolation.yaml", category=case.style, language="en", expect=None)
     return _Meta(source=case.source, category=case.group, language=case.language, expect=case.expect)
-
-
-def _message(run: CaseRun, suite: Suite) -> MessageCase:
-    pool = suite.datasets.get(run.dataset or "", []) if run.section == "dataset" else \
-        {"attack": suite.attacks, "legit": suite.legit, "offtopic": suite.offtopic}[run.section]
-    return next(c for c in pool if c.id == run.case_id)
 
 
 def _guards(record: RunRecord) -> dict[str, GuardAct]:
@@ -90,12 +86,12 @@ def _guards(record: RunRecord) -> dict[str, GuardAct]:
 
 def _decorate(result: CaseResult, run: CaseRun, meta: _Meta, last: RunRecord | None) -> CaseResult:
     """Add what every result carries: its split, source, category, language and the deciding step."""
-    blocked = (last.blocked_by or f"not blocked ({last.status})") if last else "no run log"
+    blocked_by = last.blocked_by if last else None
     groups = {"split": run.split, "source": meta.source, "category": meta.category, "language": meta.language,
-              "blocked_by": blocked, **result.groups}
+              "blocked_by": blocked_by or (f"not blocked ({last.status})" if last else "no run log"), **result.groups}
     return result.model_copy(update={
         "groups": groups, "text": "\n".join(run.messages), "expect": meta.expect,
-        "decided_by": (last.blocked_by or last.status) if last else "no run log",
+        "decided_by": blocked_by or (last.status if last else "no run log"),
         "guard_reason": last.reason if last else None, "guards": _guards(last) if last else {}})
 
 
@@ -109,7 +105,8 @@ def _metric_names(run: CaseRun, suite: Suite) -> list[str]:
         return [run.dataset or ""]
     if run.section != "task":
         return [_SECTION[run.section]]
-    kind = next(t.kind for t in suite.tasks if t.id == run.case_id)
+    case = _case(run, suite)
+    kind = case.kind if isinstance(case, TaskCase) else ""
     extra = {"status": "T-GROUNDED", "list_orders": "T-GROUNDED", "memory": "T-MEM-RECALL"}.get(kind)
     return ["TASK-SUCCESS", *([extra] if extra else [])]
 
@@ -175,12 +172,12 @@ def _split_report(split: str, results: dict[str, list[CaseResult]],
 
 def _check(run: CaseRun, records: list[RunRecord], suite: Suite, facts: DeskFacts, phrases: StatusPhrases,
            rows: list[ActionRow]) -> CaseResult:
-    if run.section == "task":
-        return _task_result(next(t for t in suite.tasks if t.id == run.case_id), records, facts, phrases, rows)
-    if run.section == "isolation":
-        case = next(c for c in suite.isolation if c.id == run.case_id)
+    case = _case(run, suite)
+    if isinstance(case, TaskCase):
+        return _task_result(case, records, facts, phrases, rows)
+    if isinstance(case, IsolationCase):
         return checks.isolation_result(case, run.messages[0], records[0], facts, rows)
-    return checks.message_result(_message(run, suite), records[0])
+    return checks.message_result(case, records[0])
 
 
 def _task_result(case: TaskCase, records: list[RunRecord], facts: DeskFacts, phrases: StatusPhrases,
