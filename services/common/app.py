@@ -12,7 +12,6 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from guards.proof import GuardKeys
-from pipeline.core.errors import ConfigError
 from services.common.card import GuardSpec, build_agent_card
 from services.common.handler import Decide, GuardRequestHandler
 from services.common.middleware import BearerAuth, RequestBody
@@ -28,18 +27,16 @@ async def _healthz(_: Request) -> JSONResponse:
 
 
 def build_guard_app(
-    spec: GuardSpec, decide: Decide, *, url: str, token: SecretStr | None, max_body_bytes: int,
+    spec: GuardSpec, decide: Decide, *, url: str, token: SecretStr, max_body_bytes: int,
     max_text_chars: int | None = None, max_text_bytes: int | None = None,
 ) -> Starlette:
     """Card at both well-known paths, JSON-RPC (1.0 and 0.3 method names) at `/`, `/healthz`.
 
-    `url` is the address published in the card. The token is required: its bearer guards
-    everything but the public paths (the card must stay readable: it is where clients learn that
-    a token is needed), and its reply key signs every answer (`guards/proof.py`).
+    `url` is the address published in the card. The token's bearer guards everything but the
+    public paths (the card must stay readable: it is where clients learn that a token is needed),
+    and its reply key signs every answer (`guards/proof.py`). Settings without GUARD_TOKEN cannot
+    produce one (`guard_secret`): the guard would answer any process, unsigned.
     """
-    if token is None:
-        raise ConfigError("GUARD_TOKEN is required: without it the guard would answer any process, "
-                          "and the pipeline could not tell its answers from an impostor's")
     keys = GuardKeys.derive(token)
     handler = GuardRequestHandler(decide, spec.name, keys, max_text_chars=max_text_chars,
                                   max_text_bytes=max_text_bytes)

@@ -30,6 +30,6 @@ def build_engine(settings: JudgeSettings) -> JudgeEngine:
 
 def build_app(settings: JudgeSettings, engine: JudgeEngine) -> Starlette:
     # No text longer than the sanitizer lets through: nobody makes the Judge work harder than the desk.
-    return build_guard_app(SPEC, engine.decide, url=settings.judge_url, token=settings.guard_token,
+    return build_guard_app(SPEC, engine.decide, url=settings.judge_url, token=settings.guard_secret,
                            max_body_bytes=settings.guard_max_body_bytes,
                            max_text_chars=settings.max_message_chars, max_text_bytes=settings.max_message_bytes)

@@ -28,5 +28,5 @@ def build_app(settings: MaskerSettings) -> Starlette:
     async def decide(text: str) -> MaskResult:
         return masker.mask(text)
 
-    return build_guard_app(SPEC, decide, url=settings.masker_url, token=settings.guard_token,
+    return build_guard_app(SPEC, decide, url=settings.masker_url, token=settings.guard_secret,
                            max_body_bytes=settings.guard_max_body_bytes)

@@ -89,5 +89,5 @@ async def test_the_token_is_compared_in_constant_time(base_settings: Settings,
 
 
 def test_a_guard_app_cannot_be_built_without_a_token(base_settings: Settings) -> None:
-    with pytest.raises(ConfigError, match="GUARD_TOKEN is required"):
+    with pytest.raises(ConfigError, match="GUARD_TOKEN is not given"):
         build_app(base_settings.model_copy(update={"guard_token": None}))
