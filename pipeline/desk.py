@@ -16,9 +16,9 @@ from typing import Any
 from opentelemetry.sdk.trace import TracerProvider
 
 from pipeline.budget import TurnBudget
+from pipeline.endings import finish_with
 from pipeline.errors import BudgetExceeded
 from pipeline.events import Event, StepEvent, ToolEvent, TurnEvent
-from pipeline.failures import finish_with
 from pipeline.pending import PendingSigner
 from pipeline.recorder import TurnRecorder
 from pipeline.runlog import RunLog
@@ -94,13 +94,13 @@ class Pipeline:
                     await turn.run(text, pending)
             except TimeoutError as exc:
                 ended: BaseException = BudgetExceeded("wall-clock budget", budget="wall") if wall.expired() else exc
-                finish_with(recorder, ended, budget_usage=turn.budget.usage)
+                finish_with(recorder, ended, usage=turn.budget.usage)
             except asyncio.CancelledError as exc:
-                finish_with(recorder, exc, budget_usage=turn.budget.usage, cancelled=True)
+                finish_with(recorder, exc, usage=turn.budget.usage, cancelled=True)
                 raise
             except Exception as exc:
                 span.record_exception(exc)
-                finish_with(recorder, exc, budget_usage=turn.budget.usage)
+                finish_with(recorder, exc, usage=turn.budget.usage)
             finally:
                 final = recorder.events[-1]
                 span.set_attribute("supportdesk.outcome", getattr(final, "status", final.type))

@@ -1,8 +1,9 @@
 """One turn, in this order, every time: sanitizer → judge → guardrail → recall → agent → masker → save.
 
 Memory recall starts once the Judge allows and runs while the Guardrail decides; a turn the
-Guardrail blocks throws its result away. Every failure ends the turn through
-`pipeline.failures.finish_with` — a guard that cannot answer never means "allow".
+Guardrail blocks throws its result away. Every turn ends in `pipeline.endings`: an outcome here
+(answered, blocked), a failure in the desk's `finish_with` — a guard that cannot answer never
+means "allow".
 
 Memories are untrusted (`pipeline.memory.screening`): recalled ones are screened by the policy and
 the Judge before the agent sees them, and a preference is screened by the Judge before it is
@@ -29,8 +30,9 @@ from guards.schema import Verdict
 from pipeline.agent.actions import collecting_proposals
 from pipeline.budget import TurnBudget
 from pipeline.confirm import Confirmation, pending_card
+from pipeline.endings import Ending, answered, blocked, end_turn
 from pipeline.errors import GuardUnavailable, MemoryBackendError, ModelRefused
-from pipeline.events import FinalEvent, StepName
+from pipeline.events import StepName
 from pipeline.memory.models import Recall
 from pipeline.memory.policy import worth_saving
 from pipeline.memory.screening import screen_recall
@@ -39,14 +41,6 @@ from pipeline.recorder import TurnRecorder
 from pipeline.services import DeskServices
 from pipeline.settings import Settings
 from toolbox.scope import ToolScope, bound_to
-
-BLOCKED_ANSWERS: dict[StepName, str] = {
-    # The sanitizer's own reason is the answer; this stands in only if it ever gives none.
-    "sanitizer": "Sorry, we could not read that message. Please retype it.",
-    "judge": "Sorry, I can't help with that message. It was stopped by our security check.",
-    "guardrail": "I can only help with your orders here: status and tracking, delivery instructions, "
-                 "returns, exchanges, cancellations and address changes.",
-}
 
 
 @dataclass
@@ -91,12 +85,8 @@ class Turn:
             span.set_attribute("supportdesk.step.status", status)
             self.recorder.step(name, status, ms=timer.ms, **detail)
 
-    def _final(self, status: str, answer: str, **fields: Any) -> None:
-        self.recorder.record(FinalEvent, status=status, answer=answer, usage=self.budget.usage.model_copy(),
-                             latency_ms=self.recorder.elapsed_ms(), **fields)
-
-    def _blocked(self, by: StepName, reason: str, answer: str | None = None) -> None:
-        self._final("blocked", answer or BLOCKED_ANSWERS[by], blocked_by=by, reason=reason)
+    def _end(self, ending: Ending) -> None:
+        end_turn(self.recorder, ending, self.budget.usage)
 
     async def run(self, text: str, pending: str | None = None) -> None:
         with self.step("sanitizer") as timer:
@@ -105,13 +95,13 @@ class Turn:
             changes = [change.model_dump() for change in cleaned.changes]
             timer.end("blocked" if cleaned.rejected else "ok", changes=changes, reason=cleaned.reason)
         if cleaned.rejected:
-            self._blocked("sanitizer", cleaned.reason or "message rejected", cleaned.reason)
+            self._end(blocked("sanitizer", cleaned.reason or "message rejected", cleaned.reason))
             return
         message = cleaned.text
         judged = await self._judge(message)
         if judged is not None:
             self.recorder.step("recall", "skipped", reason="turn blocked")
-            self._blocked("judge", judged)
+            self._end(blocked("judge", judged))
             return
         # Recall overlaps the Guardrail only: started beside the Judge it competed with the Judge's
         # round trip for the two cores and slowed every blocked turn for a result it threw away.
@@ -124,7 +114,7 @@ class Turn:
             # answering a pending action this desk signed for this very customer.
             if off_topic is not None and not confirmation.verified:
                 self.recorder.step("recall", "skipped", reason="turn blocked")
-                self._blocked("guardrail", off_topic)
+                self._end(blocked("guardrail", off_topic))
                 return
             with self.step("recall") as timer:
                 memories, recall_ms, screen_ms = await recall
@@ -144,9 +134,7 @@ class Turn:
             card = await pending_card(self.signer, self.services.masker, self.email, proposal)
             timer.end("ok", redactions=[r.type for r in masked.redactions])
         save_failed = await self._save(message)
-        self._final("needs_confirmation" if card else "answered", masked.text, pending=card,
-                    reason="Your preference could not be saved; please mention it again next time."
-                    if save_failed else None)
+        self._end(answered(masked.text, pending=card, save_failed=save_failed))
 
     async def _settle(self, confirmation: Confirmation) -> str:
         """Answer a pending action: on a verified yes, write exactly what was signed."""
