@@ -32,7 +32,7 @@ from pipeline.budget import TurnBudget
 from pipeline.confirm import Confirmation, pending_card
 from pipeline.endings import Ending, answered, blocked, end_turn
 from pipeline.errors import GuardUnavailable, MemoryBackendError, ModelRefused
-from pipeline.events import StepName
+from pipeline.events import StepName, ToolEvent
 from pipeline.memory.models import Recall
 from pipeline.memory.policy import worth_saving
 from pipeline.memory.screening import screen_recall
@@ -56,6 +56,23 @@ class StepTimer:
         self.outcome = (status, detail)
 
 
+class ToolCallObserver:
+    """The Toolbox scope's observer for one turn (`toolbox.scope.ToolObserver`): the budget may
+    refuse a call before it runs; every call that ran becomes a `tool` event."""
+
+    def __init__(self, budget: TurnBudget, recorder: TurnRecorder) -> None:
+        self._budget = budget
+        self._recorder = recorder
+
+    def before_call(self, name: str, args: dict[str, Any]) -> None:
+        self._budget.add_tool_call(name, args)
+
+    def after_call(self, name: str, args: dict[str, Any], *, ok: bool, ms: float, row_count: int | None,
+                   error: str | None) -> None:
+        self._recorder.record(ToolEvent, name=name, args=args, status="ok" if ok else "failed",
+                              ms=round(ms, 3), row_count=row_count)
+
+
 class Turn:
     """The work of one turn; `run` records every event through the recorder."""
 
@@ -67,8 +84,9 @@ class Turn:
         self.tracer = tracer
         self.recorder = recorder
         self.email = email
-        self.budget = TurnBudget(recorder, max_tools=settings.t_bud_tools, max_tokens=settings.t_bud_tokens,
+        self.budget = TurnBudget(max_tools=settings.t_bud_tools, max_tokens=settings.t_bud_tokens,
                                  loop_window=settings.loop_window)
+        self.tool_observer = ToolCallObserver(self.budget, recorder)
 
     @contextmanager
     def step(self, name: StepName) -> Iterator[StepTimer]:
@@ -138,7 +156,7 @@ class Turn:
 
     async def _settle(self, confirmation: Confirmation) -> str:
         """Answer a pending action: on a verified yes, write exactly what was signed."""
-        with self.step("agent") as timer, bound_to(ToolScope(self.email, self.recorder.turn_id, self.budget)):
+        with self.step("agent") as timer, bound_to(ToolScope(self.email, self.recorder.turn_id, self.tool_observer)):
             answer = await confirmation.settle(self.services.actions)
             timer.end("ok", confirmation=confirmation.outcome, tool_calls=self.budget.usage.tool_calls)
         return answer
@@ -169,7 +187,7 @@ class Turn:
     async def _answer(self, message: str, memories: list[str]) -> tuple[str, ProposedAction | None]:
         """The agent's answer, and the write it proposed (nothing is written in this turn)."""
         answer = ""
-        with (self.step("agent") as timer, bound_to(ToolScope(self.email, self.recorder.turn_id, self.budget)),
+        with (self.step("agent") as timer, bound_to(ToolScope(self.email, self.recorder.turn_id, self.tool_observer)),
               collecting_proposals() as proposals):
             async for event in self.services.agent.run(self.email, message, memories):
                 if event.usage_metadata:
