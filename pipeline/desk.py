@@ -20,9 +20,9 @@ from pipeline.endings import finish_with
 from pipeline.errors import BudgetExceeded
 from pipeline.events import Event, StepEvent, ToolEvent, TurnEvent
 from pipeline.pending import PendingSigner
+from pipeline.ports import DeskServices
 from pipeline.recorder import TurnRecorder
 from pipeline.runlog import RunLog
-from pipeline.services import DeskServices
 from pipeline.settings import Settings, settings_hash
 from pipeline.tracing import build_tracer_provider, trace_id_of, tracer_of
 from pipeline.turn import Turn

@@ -37,8 +37,8 @@ from pipeline.memory.models import Recall
 from pipeline.memory.policy import worth_saving
 from pipeline.memory.screening import screen_recall
 from pipeline.pending import PendingSigner, ProposedAction
+from pipeline.ports import DeskServices
 from pipeline.recorder import TurnRecorder
-from pipeline.services import DeskServices
 from pipeline.settings import Settings
 from toolbox.scope import ToolScope, bound_to
 

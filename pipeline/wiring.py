@@ -14,7 +14,7 @@ from pipeline.embedding import Embedder
 from pipeline.guardrail import Guardrail
 from pipeline.memory.factory import build_memory
 from pipeline.models.factory import build_llms
-from pipeline.services import DeskServices
+from pipeline.ports import DeskServices
 from pipeline.settings import Settings
 from toolbox.client import ToolboxGateway
 
