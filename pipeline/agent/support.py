@@ -32,7 +32,7 @@ from google.genai import types
 
 from pipeline.errors import ModelRefused, ModelUnavailable
 from pipeline.models.prompts import SUPPORT_INSTRUCTION
-from pipeline.models.turn import is_customer_message, with_memories
+from pipeline.models.request_view import is_customer_message, with_memories
 
 APP = "supportdesk"
 _turn_memories: ContextVar[tuple[str, ...]] = ContextVar("turn_memories", default=())

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import override
 
 from guards.classifier.artefact import Classifier
-from pipeline.models.turn import latest_user_text, model_response
+from pipeline.models.request_view import latest_user_text, model_response
 
 JUDGE_MODEL_DIR = Path(__file__).resolve().parents[2] / "guards" / "judge" / "model"
 GUARDRAIL_MODEL_DIR = Path(__file__).resolve().parent / "data" / "guardrail"
