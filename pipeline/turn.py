@@ -33,8 +33,8 @@ from pipeline.confirm import Confirmation, pending_card
 from pipeline.endings import Ending, answered, blocked, end_turn
 from pipeline.errors import GuardUnavailable, MemoryBackendError, ModelRefused
 from pipeline.events import StepName, ToolEvent
-from pipeline.memory.models import Recall
 from pipeline.memory.policy import worth_saving
+from pipeline.memory.records import Recall
 from pipeline.memory.screening import screen_recall
 from pipeline.pending import PendingSigner, ProposedAction
 from pipeline.ports import DeskServices

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from pipeline.memory.mem0_env import prepare_mem0
-from pipeline.memory.models import Memory, SaveResult
+from pipeline.memory.records import Memory, SaveResult
 from pipeline.memory.store import GuardedStore
 from pipeline.outbound import refuse_outside_calls
 from pipeline.settings import Settings

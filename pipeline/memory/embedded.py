@@ -18,7 +18,7 @@ from psycopg_pool import ConnectionPool
 
 from pipeline.embedding import Embedder
 from pipeline.memory.mem0_env import prepare_mem0
-from pipeline.memory.models import Memory, SaveResult
+from pipeline.memory.records import Memory, SaveResult
 from pipeline.memory.store import GuardedStore
 from pipeline.settings import Settings
 
