@@ -1,4 +1,5 @@
-"""`Pipeline`: the desk's public entry point. Build once per process, then `run_turn` per message.
+"""`Desk`: the support desk's turn engine and public entry point. Build it once per process, then
+call `run_turn` per message.
 
 `run_turn` yields typed events as they happen. The turn's work runs in its own task, so a slow
 consumer never stretches the turn's wall-clock budget, and a consumer that stops iterating
@@ -39,7 +40,7 @@ class CustomerSession:
             raise ValueError("a customer session needs the normalised (lower-case) email")
 
 
-class Pipeline:
+class Desk:
     def __init__(self, settings: Settings, services: DeskServices, *, tracer_provider: TracerProvider | None = None,
                  runlog: RunLog | None = None) -> None:
         self.settings = settings
@@ -54,7 +55,7 @@ class Pipeline:
         self.signer = PendingSigner.from_file(settings.pending_action_key_file, ttl_s=settings.pending_action_ttl_s)
 
     @classmethod
-    async def build(cls, settings: Settings) -> Pipeline:
+    async def build(cls, settings: Settings) -> Desk:
         from pipeline.wiring import build_services
 
         return cls(settings, await build_services(settings))
