@@ -38,7 +38,7 @@ from pipeline.core.errors import SupportdeskError
 from pipeline.core.settings import Settings, load_settings
 
 if TYPE_CHECKING:
-    from pipeline import CustomerSession, Pipeline
+    from pipeline import CustomerSession, Desk
 
 PASSWORD_ENV = "SUPPORTDESK_PASSWORD"
 UNEXPECTED = "Something went wrong on our side. Please try again in a moment."
@@ -94,10 +94,10 @@ async def _chat(args: argparse.Namespace, settings: Settings, password: str, out
         return EXIT_ERROR
     # The turn engine (ADK, models) loads only when a chat starts: the other `supportdesk`
     # commands share this parser and must not pay for it.
-    from pipeline import CustomerSession, Pipeline
+    from pipeline import CustomerSession, Desk
 
     with err.status("Connecting to the desk…"):
-        pipeline = await Pipeline.build(settings)
+        pipeline = await Desk.build(settings)
     try:
         session = CustomerSession(account.email)
         if args.message is not None:
@@ -112,7 +112,7 @@ async def _chat(args: argparse.Namespace, settings: Settings, password: str, out
         await pipeline.aclose()
 
 
-async def _turn(pipeline: Pipeline, session: CustomerSession, text: str, out: Console, *, ndjson: bool,
+async def _turn(pipeline: Desk, session: CustomerSession, text: str, out: Console, *, ndjson: bool,
                 pending: str | None = None) -> TurnView:
     view = TurnView()
     events = pipeline.run_turn(session, text, pending)
@@ -128,7 +128,7 @@ async def _turn(pipeline: Pipeline, session: CustomerSession, text: str, out: Co
     return view
 
 
-async def _repl(pipeline: Pipeline, session: CustomerSession, settings: Settings, out: Console, *,
+async def _repl(pipeline: Desk, session: CustomerSession, settings: Settings, out: Console, *,
                 ndjson: bool) -> int:
     last: TurnView | None = None
     while True:
@@ -149,7 +149,7 @@ async def _repl(pipeline: Pipeline, session: CustomerSession, settings: Settings
             last = view if view is not None else last
 
 
-async def _confirm(pipeline: Pipeline, session: CustomerSession, view: TurnView, out: Console, *,
+async def _confirm(pipeline: Desk, session: CustomerSession, view: TurnView, out: Console, *,
                    ndjson: bool) -> tuple[TurnView, bool]:
     """After `needs_confirmation`: ask, and send the desk "yes" (only for y) or "no" with the
     signed token; the turn that answered it, and whether the customer confirmed."""
@@ -167,7 +167,7 @@ async def _confirm(pipeline: Pipeline, session: CustomerSession, view: TurnView,
     return settled, confirmed
 
 
-async def _settled(pipeline: Pipeline, session: CustomerSession, view: TurnView, out: Console, *,
+async def _settled(pipeline: Desk, session: CustomerSession, view: TurnView, out: Console, *,
                    ndjson: bool) -> TurnView:
     return (await _confirm(pipeline, session, view, out, ndjson=ndjson))[0]
 

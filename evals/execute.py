@@ -14,7 +14,7 @@ from pydantic import BaseModel
 
 from evals.casefiles import IsolationCase, MessageCase, Split, Suite
 from evals.dbfacts import DeskFacts
-from pipeline.desk import CustomerSession, Pipeline
+from pipeline.desk import CustomerSession, Desk
 from pipeline.events import ErrorEvent, FinalEvent
 
 Section = Literal["task", "isolation", "attack", "legit", "offtopic", "dataset"]
@@ -65,7 +65,7 @@ def plan(suite: Suite, facts: DeskFacts) -> Iterator[PlannedCase]:
                               customer=customers[index % len(customers)], messages=[case.text], dataset=dataset)
 
 
-async def one_turn(pipeline: Pipeline, email: str, text: str, pending: str | None = None
+async def one_turn(pipeline: Desk, email: str, text: str, pending: str | None = None
                    ) -> tuple[str, str, str | None]:
     """Run a turn to its terminal event: its id (which names the run log), how it ended, and the
     token of the action it asks the customer to confirm, if it ends `needs_confirmation`."""
@@ -79,7 +79,7 @@ async def one_turn(pipeline: Pipeline, email: str, text: str, pending: str | Non
     return turn_id, ended, token
 
 
-async def run_suite(pipeline: Pipeline, suite: Suite, facts: DeskFacts, on_turn: OnTurn = lambda *_: None,
+async def run_suite(pipeline: Desk, suite: Suite, facts: DeskFacts, on_turn: OnTurn = lambda *_: None,
                     repeat: int = 1) -> list[CaseRun]:
     """Every case `repeat` times over (all cases once, then all again), in plan order."""
     runs = []

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from db.bootstrap import prepare_database
 from db.embedded import EmbeddedPostgres
+from pipeline.desk import Desk
 from pipeline.core.settings import Settings
-from pipeline.desk import Pipeline
 from services.launch import RunningService, start_service, stop_service
 from toolbox.server import ToolboxServer
 
@@ -55,8 +55,8 @@ def private_settings(root: Path, **overrides: object) -> Settings:
 
 
 @asynccontextmanager
-async def private_desk(root: Path, **overrides: object) -> AsyncIterator[tuple[Settings, Pipeline]]:
-    """The whole desk on free loopback ports under `root`: PostgreSQL, Toolbox, Judge, Masker, Pipeline."""
+async def private_desk(root: Path, **overrides: object) -> AsyncIterator[tuple[Settings, Desk]]:
+    """The whole desk on free loopback ports under `root`: PostgreSQL, Toolbox, Judge, Masker, Desk."""
     settings = private_settings(root, **overrides)
     await prepare_database(settings)
     toolbox = ToolboxServer(settings, log_path=root / "toolbox.log")
@@ -65,7 +65,7 @@ async def private_desk(root: Path, **overrides: object) -> AsyncIterator[tuple[S
         toolbox.start()
         for name in ("judge", "masker"):
             started.append(start_service(name, settings, base_env=os.environ, cwd=root, timeout_s=60.0))  # type: ignore[arg-type]
-        pipeline = await Pipeline.build(settings)
+        pipeline = await Desk.build(settings)
         try:
             yield settings, pipeline
         finally:

@@ -33,7 +33,7 @@ from pipeline.core.settings import Settings, load_settings, settings_hash
 
 if TYPE_CHECKING:
     from evals.execute import OnTurn
-    from pipeline.desk import Pipeline
+    from pipeline.desk import Desk
 
 #: The desk's own default run-log folder (the repo's `runs/`), also for a private desk.
 DEFAULT_RUNS_DIR: Path = Settings.model_fields["runs_dir"].default
@@ -53,7 +53,7 @@ def repeat_plan(model: str, asked: int) -> tuple[int, str]:
                    f"(model {model} is not deterministic).")
 
 
-async def evaluate(pipeline: Pipeline, suite: Suite, *, desk: str, cases_dir: Path = CASES_DIR, repeat: int = 1,
+async def evaluate(pipeline: Desk, suite: Suite, *, desk: str, cases_dir: Path = CASES_DIR, repeat: int = 1,
                    thresholds: Path = THRESHOLDS, on_turn: OnTurn = lambda *_: None) -> EvalSummary:
     """Run `suite` through `pipeline`, then score it from the run logs in the pipeline's runs_dir."""
     # The turn engine (ADK, models) loads here, not at import: `supportdesk db migrate` and
@@ -115,10 +115,10 @@ async def _run(args: argparse.Namespace, console: Console) -> EvalSummary:
                             passed=counts["passed"], failed=counts["failed"], later=counts["later"])
 
         if args.against_running:
-            from pipeline.desk import Pipeline
+            from pipeline.desk import Desk
 
             overrides: dict[str, Any] = {"runs_dir": args.runs_dir} if args.runs_dir else {}
-            pipeline = await Pipeline.build(load_settings(**overrides))
+            pipeline = await Desk.build(load_settings(**overrides))
             try:
                 return await _evaluate(pipeline, suite, args, "running", on_turn, progress, task, cases)
             finally:
@@ -131,7 +131,7 @@ async def _run(args: argparse.Namespace, console: Console) -> EvalSummary:
                 return await _evaluate(pipeline, suite, args, "private", on_turn, progress, task, cases)
 
 
-async def _evaluate(pipeline: Pipeline, suite: Suite, args: argparse.Namespace, desk: str, on_turn: OnTurn,
+async def _evaluate(pipeline: Desk, suite: Suite, args: argparse.Namespace, desk: str, on_turn: OnTurn,
                     progress: Progress, task: Any, cases: int) -> EvalSummary:
     # Only as many repeats as the model warrants: a deterministic one runs each case once.
     k, _ = repeat_plan(pipeline.settings.model_name, args.repeat)

@@ -1,20 +1,20 @@
 """Supportdesk's turn engine. Front ends use only this public API:
 
-    pipeline = await Pipeline.build(load_settings())
-    async for event in pipeline.run_turn(CustomerSession(email), text):
+    desk = await Desk.build(load_settings())
+    async for event in desk.run_turn(CustomerSession(email), text):
         ...  # TurnEvent, StepEvent, ToolEvent, then FinalEvent or ErrorEvent
         show(for_customer(event))  # what a customer may see of it (`pipeline/redact.py`)
-    await pipeline.aclose()
+    await desk.aclose()
 
-Names load on first use: `guards` imports `pipeline.core.errors`, and an eager import of the turn
-engine here would import `guards` back while it is still initialising.
+Names load on first use: every layer imports the kernel (`pipeline.core`), and importing it must
+not load the turn engine (which imports `guards`, itself a user of the kernel).
 """
 
 from importlib import import_module
 from typing import Any
 
 _EXPORTS = {
-    "CustomerSession": "pipeline.desk", "Pipeline": "pipeline.desk",
+    "CustomerSession": "pipeline.desk", "Desk": "pipeline.desk",
     "ConfigError": "pipeline.core.errors", "SupportdeskError": "pipeline.core.errors",
     "ErrorEvent": "pipeline.events", "Event": "pipeline.events", "FinalEvent": "pipeline.events",
     "StepEvent": "pipeline.events", "ToolEvent": "pipeline.events", "TurnEvent": "pipeline.events",

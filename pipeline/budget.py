@@ -1,7 +1,8 @@
 """Per-turn budgets, enforced in code on every iteration: wall clock, tool calls, tokens, loops.
 
-`TurnBudget` is the Toolbox scope's observer: it is asked before every tool call (and may refuse
-it by raising `BudgetExceeded`) and told after it (it records the `tool` event).
+`TurnBudget` only counts and refuses (by raising `BudgetExceeded`); the turn's `ToolCallObserver`
+(`pipeline/turn.py`) asks it before every tool call and records the `tool` event after it. The
+wall clock is enforced around the whole turn (`pipeline/desk.py`).
 """
 
 from __future__ import annotations
@@ -11,19 +12,18 @@ from collections import deque
 from typing import Any
 
 from pipeline.core.errors import BudgetExceeded
-from pipeline.events import ToolEvent, Usage
-from pipeline.recorder import TurnRecorder
+from pipeline.events import Usage
 
 
 class TurnBudget:
-    def __init__(self, recorder: TurnRecorder, *, max_tools: int, max_tokens: int, loop_window: int) -> None:
-        self._recorder = recorder
+    def __init__(self, *, max_tools: int, max_tokens: int, loop_window: int) -> None:
         self._max_tools = max_tools
         self._max_tokens = max_tokens
         self._recent: deque[str] = deque(maxlen=loop_window)
         self.usage = Usage()
 
-    def before_call(self, name: str, args: dict[str, Any]) -> None:
+    def add_tool_call(self, name: str, args: dict[str, Any]) -> None:
+        """Count a tool call about to run; raises if it repeats a recent one or is one too many."""
         signature = name + json.dumps(args, sort_keys=True, default=str)
         if signature in self._recent:
             raise BudgetExceeded(f"loop: {name} repeated with the same arguments", budget="loop")
@@ -31,11 +31,6 @@ class TurnBudget:
             raise BudgetExceeded(f"tool budget of {self._max_tools} calls reached", budget="tools")
         self._recent.append(signature)
         self.usage.tool_calls += 1
-
-    def after_call(self, name: str, args: dict[str, Any], *, ok: bool, ms: float, row_count: int | None,
-                   error: str | None) -> None:
-        self._recorder.record(ToolEvent, name=name, args=args, status="ok" if ok else "failed",
-                              ms=round(ms, 3), row_count=row_count)
 
     def add_tokens(self, *, input_tokens: int, output_tokens: int) -> None:
         self.usage.input_tokens += input_tokens

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 
 from pipeline.events import PendingCard
 from pipeline.pending import PendingAction, PendingRefused, PendingSigner, ProposedAction, Reply, reply_kind
-from pipeline.services import ActionsPort, MaskerPort
+from pipeline.ports import ActionsPort, MaskerPort
 
 _KINDS = {
     "delivery_instruction": "a delivery instruction",

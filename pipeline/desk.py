@@ -1,4 +1,5 @@
-"""`Pipeline`: the desk's public entry point. Build once per process, then `run_turn` per message.
+"""`Desk`: the support desk's turn engine and public entry point. Build it once per process, then
+call `run_turn` per message.
 
 `run_turn` yields typed events as they happen. The turn's work runs in its own task, so a slow
 consumer never stretches the turn's wall-clock budget, and a consumer that stops iterating
@@ -16,14 +17,14 @@ from typing import Any
 from opentelemetry.sdk.trace import TracerProvider
 
 from pipeline.budget import TurnBudget
+from pipeline.endings import finish_with
 from pipeline.core.errors import BudgetExceeded
-from pipeline.core.settings import Settings, settings_hash
 from pipeline.events import Event, StepEvent, ToolEvent, TurnEvent
-from pipeline.failures import finish_with
 from pipeline.pending import PendingSigner
+from pipeline.ports import DeskServices
 from pipeline.recorder import TurnRecorder
 from pipeline.runlog import RunLog
-from pipeline.services import DeskServices
+from pipeline.core.settings import Settings, settings_hash
 from pipeline.tracing import build_tracer_provider, trace_id_of, tracer_of
 from pipeline.turn import Turn
 
@@ -39,7 +40,7 @@ class CustomerSession:
             raise ValueError("a customer session needs the normalised (lower-case) email")
 
 
-class Pipeline:
+class Desk:
     def __init__(self, settings: Settings, services: DeskServices, *, tracer_provider: TracerProvider | None = None,
                  runlog: RunLog | None = None) -> None:
         self.settings = settings
@@ -54,7 +55,7 @@ class Pipeline:
         self.signer = PendingSigner.from_file(settings.pending_action_key_file, ttl_s=settings.pending_action_ttl_s)
 
     @classmethod
-    async def build(cls, settings: Settings) -> Pipeline:
+    async def build(cls, settings: Settings) -> Desk:
         from pipeline.wiring import build_services
 
         return cls(settings, await build_services(settings))
@@ -94,13 +95,13 @@ class Pipeline:
                     await turn.run(text, pending)
             except TimeoutError as exc:
                 ended: BaseException = BudgetExceeded("wall-clock budget", budget="wall") if wall.expired() else exc
-                finish_with(recorder, ended, budget_usage=turn.budget.usage)
+                finish_with(recorder, ended, usage=turn.budget.usage)
             except asyncio.CancelledError as exc:
-                finish_with(recorder, exc, budget_usage=turn.budget.usage, cancelled=True)
+                finish_with(recorder, exc, usage=turn.budget.usage, cancelled=True)
                 raise
             except Exception as exc:
                 span.record_exception(exc)
-                finish_with(recorder, exc, budget_usage=turn.budget.usage)
+                finish_with(recorder, exc, usage=turn.budget.usage)
             finally:
                 final = recorder.events[-1]
                 span.set_attribute("supportdesk.outcome", getattr(final, "status", final.type))

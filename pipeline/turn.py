@@ -1,8 +1,9 @@
 """One turn, in this order, every time: sanitizer → judge → guardrail → recall → agent → masker → save.
 
 Memory recall starts once the Judge allows and runs while the Guardrail decides; a turn the
-Guardrail blocks throws its result away. Every failure ends the turn through
-`pipeline.failures.finish_with` — a guard that cannot answer never means "allow".
+Guardrail blocks throws its result away. Every turn ends in `pipeline.endings`: an outcome here
+(answered, blocked), a failure in the desk's `finish_with` — a guard that cannot answer never
+means "allow".
 
 Memories are untrusted (`pipeline.memory.screening`): recalled ones are screened by the policy and
 the Judge before the agent sees them, and a preference is screened by the Judge before it is
@@ -29,24 +30,17 @@ from guards.schema import Verdict
 from pipeline.agent.actions import collecting_proposals
 from pipeline.budget import TurnBudget
 from pipeline.confirm import Confirmation, pending_card
+from pipeline.endings import Ending, answered, blocked, end_turn
 from pipeline.core.errors import GuardUnavailable, MemoryBackendError, ModelRefused
-from pipeline.core.settings import Settings
-from pipeline.events import FinalEvent, StepName
-from pipeline.memory.models import Recall
+from pipeline.events import StepName, ToolEvent
 from pipeline.memory.policy import worth_saving
+from pipeline.memory.records import Recall
 from pipeline.memory.screening import screen_recall
 from pipeline.pending import PendingSigner, ProposedAction
+from pipeline.ports import DeskServices
 from pipeline.recorder import TurnRecorder
-from pipeline.services import DeskServices
+from pipeline.core.settings import Settings
 from toolbox.scope import ToolScope, bound_to
-
-BLOCKED_ANSWERS: dict[StepName, str] = {
-    # The sanitizer's own reason is the answer; this stands in only if it ever gives none.
-    "sanitizer": "Sorry, we could not read that message. Please retype it.",
-    "judge": "Sorry, I can't help with that message. It was stopped by our security check.",
-    "guardrail": "I can only help with your orders here: status and tracking, delivery instructions, "
-                 "returns, exchanges, cancellations and address changes.",
-}
 
 
 @dataclass
@@ -62,6 +56,23 @@ class StepTimer:
         self.outcome = (status, detail)
 
 
+class ToolCallObserver:
+    """The Toolbox scope's observer for one turn (`toolbox.scope.ToolObserver`): the budget may
+    refuse a call before it runs; every call that ran becomes a `tool` event."""
+
+    def __init__(self, budget: TurnBudget, recorder: TurnRecorder) -> None:
+        self._budget = budget
+        self._recorder = recorder
+
+    def before_call(self, name: str, args: dict[str, Any]) -> None:
+        self._budget.add_tool_call(name, args)
+
+    def after_call(self, name: str, args: dict[str, Any], *, ok: bool, ms: float, row_count: int | None,
+                   error: str | None) -> None:
+        self._recorder.record(ToolEvent, name=name, args=args, status="ok" if ok else "failed",
+                              ms=round(ms, 3), row_count=row_count)
+
+
 class Turn:
     """The work of one turn; `run` records every event through the recorder."""
 
@@ -73,8 +84,9 @@ class Turn:
         self.tracer = tracer
         self.recorder = recorder
         self.email = email
-        self.budget = TurnBudget(recorder, max_tools=settings.t_bud_tools, max_tokens=settings.t_bud_tokens,
+        self.budget = TurnBudget(max_tools=settings.t_bud_tools, max_tokens=settings.t_bud_tokens,
                                  loop_window=settings.loop_window)
+        self.tool_observer = ToolCallObserver(self.budget, recorder)
 
     @contextmanager
     def step(self, name: StepName) -> Iterator[StepTimer]:
@@ -91,12 +103,8 @@ class Turn:
             span.set_attribute("supportdesk.step.status", status)
             self.recorder.step(name, status, ms=timer.ms, **detail)
 
-    def _final(self, status: str, answer: str, **fields: Any) -> None:
-        self.recorder.record(FinalEvent, status=status, answer=answer, usage=self.budget.usage.model_copy(),
-                             latency_ms=self.recorder.elapsed_ms(), **fields)
-
-    def _blocked(self, by: StepName, reason: str, answer: str | None = None) -> None:
-        self._final("blocked", answer or BLOCKED_ANSWERS[by], blocked_by=by, reason=reason)
+    def _end(self, ending: Ending) -> None:
+        end_turn(self.recorder, ending, self.budget.usage)
 
     async def run(self, text: str, pending: str | None = None) -> None:
         with self.step("sanitizer") as timer:
@@ -105,13 +113,13 @@ class Turn:
             changes = [change.model_dump() for change in cleaned.changes]
             timer.end("blocked" if cleaned.rejected else "ok", changes=changes, reason=cleaned.reason)
         if cleaned.rejected:
-            self._blocked("sanitizer", cleaned.reason or "message rejected", cleaned.reason)
+            self._end(blocked("sanitizer", cleaned.reason or "message rejected", cleaned.reason))
             return
         message = cleaned.text
         judged = await self._judge(message)
         if judged is not None:
             self.recorder.step("recall", "skipped", reason="turn blocked")
-            self._blocked("judge", judged)
+            self._end(blocked("judge", judged))
             return
         # Recall overlaps the Guardrail only: started beside the Judge it competed with the Judge's
         # round trip for the two cores and slowed every blocked turn for a result it threw away.
@@ -124,7 +132,7 @@ class Turn:
             # answering a pending action this desk signed for this very customer.
             if off_topic is not None and not confirmation.verified:
                 self.recorder.step("recall", "skipped", reason="turn blocked")
-                self._blocked("guardrail", off_topic)
+                self._end(blocked("guardrail", off_topic))
                 return
             with self.step("recall") as timer:
                 memories, recall_ms, screen_ms = await recall
@@ -144,13 +152,11 @@ class Turn:
             card = await pending_card(self.signer, self.services.masker, self.email, proposal)
             timer.end("ok", redactions=[r.type for r in masked.redactions])
         save_failed = await self._save(message)
-        self._final("needs_confirmation" if card else "answered", masked.text, pending=card,
-                    reason="Your preference could not be saved; please mention it again next time."
-                    if save_failed else None)
+        self._end(answered(masked.text, pending=card, save_failed=save_failed))
 
     async def _settle(self, confirmation: Confirmation) -> str:
         """Answer a pending action: on a verified yes, write exactly what was signed."""
-        with self.step("agent") as timer, bound_to(ToolScope(self.email, self.recorder.turn_id, self.budget)):
+        with self.step("agent") as timer, bound_to(ToolScope(self.email, self.recorder.turn_id, self.tool_observer)):
             answer = await confirmation.settle(self.services.actions)
             timer.end("ok", confirmation=confirmation.outcome, tool_calls=self.budget.usage.tool_calls)
         return answer
@@ -181,7 +187,7 @@ class Turn:
     async def _answer(self, message: str, memories: list[str]) -> tuple[str, ProposedAction | None]:
         """The agent's answer, and the write it proposed (nothing is written in this turn)."""
         answer = ""
-        with (self.step("agent") as timer, bound_to(ToolScope(self.email, self.recorder.turn_id, self.budget)),
+        with (self.step("agent") as timer, bound_to(ToolScope(self.email, self.recorder.turn_id, self.tool_observer)),
               collecting_proposals() as proposals):
             async for event in self.services.agent.run(self.email, message, memories):
                 if event.usage_metadata:

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 import asyncpg
 import httpx
 
-from db.accounts import PasswordCheck
 from db.connect import create_pool
-from pipeline import Pipeline, Settings
+from pipeline import Desk, Settings
+from db.accounts import PasswordCheck
 from web.devices import KnownDevices
 from web.loginlimit import LoginLimits
 from web.ratelimit import RateLimiter
@@ -22,7 +22,7 @@ from web.sessions import SessionStore
 @dataclass(frozen=True)
 class WebResources:
     settings: Settings
-    pipeline: Pipeline
+    pipeline: Desk
     pool: asyncpg.Pool
     sessions: SessionStore
     limiter: RateLimiter
@@ -33,7 +33,7 @@ class WebResources:
 
 
 @asynccontextmanager
-async def open_resources(settings: Settings, *, pipeline: Pipeline | None = None,
+async def open_resources(settings: Settings, *, pipeline: Desk | None = None,
                          pool_size: int = 10) -> AsyncIterator[WebResources]:
     """Open the pool and clients; build the pipeline unless one is given (then its owner closes it)."""
     async with AsyncExitStack() as stack:
@@ -41,7 +41,7 @@ async def open_resources(settings: Settings, *, pipeline: Pipeline | None = None
         stack.push_async_callback(pool.close)
         http = await stack.enter_async_context(httpx.AsyncClient(timeout=2.0, trust_env=False))
         if pipeline is None:
-            pipeline = await Pipeline.build(settings)
+            pipeline = await Desk.build(settings)
             stack.push_async_callback(pipeline.aclose)
         passwords = PasswordCheck(threads=settings.password_hash_threads, queue=settings.password_hash_queue)
         stack.callback(passwords.close)

@@ -22,10 +22,10 @@ from pathlib import Path
 from evals.casefiles import load_suite
 from evals.execute import one_turn
 from evals.harness import private_desk
+from pipeline.core.intervals import Percentiles, percentiles
 from evals.latency import latency
 from evals.runlogs import RunRecord, load_run
-from pipeline.core.intervals import Percentiles, percentiles
-from pipeline.desk import Pipeline
+from pipeline.desk import Desk
 
 GUARDS = ("sanitizer", "judge", "guardrail", "masker")
 TARGETS = {"answered": "p50 <= 40 ms, p95 <= 100 ms", "blocked": "p95 <= 10 ms"}
@@ -38,7 +38,7 @@ def workloads() -> dict[str, list[tuple[str, str]]]:
     return {"answered": answered, "blocked": blocked}
 
 
-async def run(pipeline: Pipeline, work: list[tuple[str, str]], count: int) -> list[RunRecord]:
+async def run(pipeline: Desk, work: list[tuple[str, str]], count: int) -> list[RunRecord]:
     records = []
     for i in range(count):
         email, text = work[i % len(work)]

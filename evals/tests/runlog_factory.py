@@ -1,4 +1,4 @@
-"""Synthetic run logs, built from the pipeline's own event models and written like `Pipeline` does."""
+"""Synthetic run logs, built from the pipeline's own event models and written like `Desk` does."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ def run_log(email: str, *, status: str = "answered", blocked_by: str | None = No
             tools: list[dict[str, Any]] | None = None, step_ms: dict[str, float] | None = None,
             step_status: dict[str, str] | None = None, latency_ms: float = 50.0,
             detail: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
-    """A run-log document with the keys and event shapes `Pipeline` writes."""
+    """A run-log document with the keys and event shapes `Desk` writes."""
     recorder = TurnRecorder(uuid.uuid4().hex, lambda _: None)
     recorder.record(TurnEvent, trace_id=uuid.uuid4().hex, model="offline", started_at=recorder.started_at)
     for name, ms in (step_ms or {}).items():

@@ -15,7 +15,7 @@ from evals.report import EvalSummary
 from evals.runner import evaluate
 from evals.scoring import Scores, score
 from evals.tests.report_browser import assert_every_plot_renders, rendered_plots
-from pipeline.desk import Pipeline
+from pipeline.desk import Desk
 
 PICK = {"tasks": ["status-shipped-where", "delivery-neighbour", "list-plain"],
         "isolation": ["plain-status", "impersonate-email", "list-everyone"]}
@@ -30,7 +30,7 @@ def suite() -> Suite:
 
 
 @pytest.fixture(scope="module")
-async def summary(desk: Pipeline, suite: Suite) -> EvalSummary:
+async def summary(desk: Desk, suite: Suite) -> EvalSummary:
     return await evaluate(desk, suite, desk="test")
 
 
@@ -39,12 +39,12 @@ def _outcome(runs_dir: Path, turn_id: str) -> dict[str, object]:
     return outcome
 
 
-async def _rescore(desk: Pipeline, suite: Suite, runs: list[CaseRun]) -> Scores:
+async def _rescore(desk: Desk, suite: Suite, runs: list[CaseRun]) -> Scores:
     facts = await read_facts(desk.settings)
     return await score(runs, suite, facts, desk.settings, desk.settings.runs_dir, status_phrases())
 
 
-async def test_summary_covers_every_case_and_turn(desk: Pipeline, suite: Suite, summary: EvalSummary) -> None:
+async def test_summary_covers_every_case_and_turn(desk: Desk, suite: Suite, summary: EvalSummary) -> None:
     assert summary.turns == suite.size()
     assert summary.model == desk.settings.model_name and summary.runs_dir == str(desk.settings.runs_dir.resolve())
     grounded = sum(t.kind in ("status", "list_orders") for t in suite.tasks)
@@ -72,7 +72,7 @@ async def test_the_runs_report_renders_every_plot_in_chromium(summary: EvalSumma
     assert_every_plot_renders(sizes, outside, 2 + rate_plots, screenshot)
 
 
-async def test_scores_follow_the_run_logs_not_the_stream(desk: Pipeline, suite: Suite) -> None:
+async def test_scores_follow_the_run_logs_not_the_stream(desk: Desk, suite: Suite) -> None:
     facts = await read_facts(desk.settings)
     runs = await run_suite(desk, suite, facts)
     runs_dir = desk.settings.runs_dir

@@ -33,7 +33,7 @@ from google.genai import types
 from guards.llm.offline_answer import is_customer_message
 from pipeline.core.errors import ModelRefused, ModelUnavailable
 from pipeline.models.prompts import SUPPORT_INSTRUCTION
-from pipeline.models.turn import with_memories
+from pipeline.models.request_view import with_memories
 
 APP = "supportdesk"
 _turn_memories: ContextVar[tuple[str, ...]] = ContextVar("turn_memories", default=())

@@ -1,23 +1,31 @@
-"""The desk's exception family: one tree, one root, one place that maps it to events.
+"""The desk's exception family: one tree, one root, and how a turn that raises each one ends.
 
-    SupportdeskError                 root; never shown to a customer as-is
-    ├── ConfigError                  settings missing/invalid, provider cannot be built (start-up)
-    ├── ServiceStartError            a desk process (guard, web, Phoenix) did not become healthy at start
-    ├── GuardUnavailable             a guard (Judge, Masker, Guardrail) gave no usable verdict
-    │   ├── GuardTimeout             ... because it did not answer within its timeout
-    │   └── GuardProtocolError       ... because its answer did not validate (garbage, JSON-RPC error)
-    ├── ToolboxError                 the MCP Toolbox boundary
-    │   ├── ToolboxUnavailable       Toolbox unreachable or timed out
-    │   └── ToolResultError          the tool ran but reported an error (e.g. SQL error text)
-    ├── DatabaseError                PostgreSQL unreachable or a statement failed
-    ├── MemoryBackendError           Mem0 (embedded or cloud) failed to recall or save
-    ├── ModelError                   the language model boundary
-    │   ├── ModelUnavailable         provider unreachable, timed out, retries exhausted
-    │   └── ModelRefused             provider refused (safety block, content filter, empty answer)
-    └── BudgetExceeded               a per-turn budget (wall, tools, tokens, loop) was hit
+`pipeline.endings.ending_for` is the one place an exception becomes a turn's terminal event; the
+middle column is what it makes of each (`pipeline/tests/test_endings.py` checks it):
 
-Every error carries `detail` (internal: logs and traces only) and `user_message` (safe to show).
-`pipeline.failures.error_event` is the single place an exception becomes an `error` event.
+    SupportdeskError               error 502        root; never shown to a customer as-is
+    ├── ConfigError                error 503        settings missing/invalid, provider cannot be built
+    ├── ServiceStartError          error 503        a desk process (guard, web, Phoenix) did not start
+    ├── GuardUnavailable           error 503        a guard (Judge, Masker, Guardrail) gave no usable verdict
+    │   ├── GuardTimeout           error 504        ... because it did not answer within its timeout
+    │   └── GuardProtocolError     error 502        ... because its answer did not validate
+    ├── ToolboxError               error 502        the MCP Toolbox boundary
+    │   ├── ToolboxUnavailable     error 503        Toolbox unreachable or timed out
+    │   └── ToolResultError        error 502        the tool ran but reported an error (e.g. SQL error text)
+    ├── DatabaseError              error 503        PostgreSQL unreachable or a statement failed
+    ├── MemoryBackendError         error 503        Mem0 (embedded or cloud) failed to recall or save
+    ├── ModelError                 error 502        the language model boundary
+    │   ├── ModelUnavailable       error 503        provider unreachable, timed out, retries exhausted
+    │   └── ModelRefused           final refused    provider refused (safety block, filter, empty answer)
+    └── BudgetExceeded             final capped     a per-turn budget (wall, tools, tokens, loop) was hit
+
+`error 5xx` is an `error` event with that `code` and the exception's `user_message`; `final capped`
+answers with `BudgetExceeded.user_message`, `final refused` with a fixed apology. Every error
+carries `detail` (internal: logs and traces only) and `user_message` (safe to show).
+Outside the tree: any other exception ends `error 502` with the root's message; a cancelled turn
+`error 503` with `cancelled: true`; the wall-clock budget running out ends as `BudgetExceeded`.
+Handled inside the turn instead: `GuardUnavailable` or `MemoryBackendError` while saving a
+preference leaves the turn `final answered`, with a note that the preference was not saved.
 """
 
 from __future__ import annotations

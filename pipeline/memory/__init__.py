@@ -11,8 +11,8 @@ is a `ValueError` (a programming error, never a customer's doing).
 """
 
 from pipeline.memory.factory import build_memory
-from pipeline.memory.models import Dropped, Memory, Recall, SaveResult
 from pipeline.memory.policy import worth_saving
+from pipeline.memory.records import Dropped, Memory, Recall, SaveResult
 from pipeline.memory.store import MemoryStore
 
 __all__ = ["Dropped", "Memory", "MemoryStore", "Recall", "SaveResult", "build_memory", "worth_saving"]

@@ -16,7 +16,7 @@ import httpx
 from pipeline.core.outbound import refuse_outside_calls
 from pipeline.core.settings import Settings
 from pipeline.memory.mem0_env import prepare_mem0
-from pipeline.memory.models import Memory, SaveResult
+from pipeline.memory.records import Memory, SaveResult
 from pipeline.memory.store import GuardedStore
 
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ from psycopg_pool import ConnectionPool
 from guards.embedding import Embedder
 from pipeline.core.settings import Settings
 from pipeline.memory.mem0_env import prepare_mem0
-from pipeline.memory.models import Memory, SaveResult
+from pipeline.memory.records import Memory, SaveResult
 from pipeline.memory.store import GuardedStore
 
 if TYPE_CHECKING:

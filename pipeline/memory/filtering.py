@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pipeline.memory.models import Dropped, Memory, Recall
+from pipeline.memory.records import Dropped, Memory, Recall
 
 
 def filter_recall(found: Iterable[Memory], *, min_score: float, max_chars: int) -> Recall:

@@ -19,8 +19,8 @@ import asyncio
 from typing import Literal, Protocol
 
 from guards.schema import Verdict
-from pipeline.memory.models import Dropped, Memory, Recall
 from pipeline.memory.policy import instructs_the_assistant
+from pipeline.memory.records import Dropped, Memory, Recall
 
 
 class Screener(Protocol):

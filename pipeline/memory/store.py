@@ -20,7 +20,7 @@ from typing import Protocol, TypeVar
 
 from pipeline.core.errors import MemoryBackendError
 from pipeline.memory.filtering import filter_recall
-from pipeline.memory.models import Memory, Recall, SaveResult
+from pipeline.memory.records import Memory, Recall, SaveResult
 
 T = TypeVar("T")
 

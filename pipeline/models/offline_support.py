@@ -24,7 +24,7 @@ from pipeline.models.exemplars import TextEmbedder
 from pipeline.models.extract import find_order_ids
 from pipeline.models.intents import IntentMatch, IntentRecognizer
 from pipeline.models.planner import Step, next_step
-from pipeline.models.turn import read_turn
+from pipeline.models.request_view import read_request
 
 _VAGUE_WITH_ORDER = frozenset({"list_orders", "greeting", "thanks"})
 
@@ -57,7 +57,7 @@ class OfflineSupportLlm(BaseLlm):
     async def generate_content_async(
         self, llm_request: LlmRequest, stream: bool = False
     ) -> AsyncGenerator[LlmResponse, None]:
-        view = read_turn(llm_request)
+        view = read_request(llm_request)
         match = self.recognise(view.message)
         notes = [m for m in view.memories if self.recognizer.keyword_hit("delivery_instruction", m)]
         step = next_step(match.intent, view, notes)

@@ -16,7 +16,7 @@ from pipeline.agent.policy import load_policy
 from pipeline.models import answers
 from pipeline.models.extract import extract_note, find_order_ids, mentions_latest
 from pipeline.models.intents import Intent
-from pipeline.models.turn import TurnView
+from pipeline.models.request_view import RequestView
 from pipeline.models.wording import is_hypothetical, named_items, new_address_of, new_item_of
 
 FIND = "find-customer-orders"
@@ -47,7 +47,7 @@ class Step:
     answer: str = ""
 
 
-def _newest(view: TurnView) -> list[str] | Step:
+def _newest(view: RequestView) -> list[str] | Step:
     """The customer's newest order, once the order list is in (a Step until then, or if empty)."""
     found = view.find(FIND)
     if found is None:
@@ -57,7 +57,7 @@ def _newest(view: TurnView) -> list[str] | Step:
     return [str(found.rows[0].get("order_id"))]
 
 
-def _status(intent: Intent, view: TurnView, delivery_notes: Sequence[str]) -> Step:
+def _status(intent: Intent, view: RequestView, delivery_notes: Sequence[str]) -> Step:
     # A look-up without an order number is about the newest order.
     targets = find_order_ids(view.message, bare_numbers=True) or _newest(view)
     if isinstance(targets, Step):
@@ -100,7 +100,7 @@ def _details(action: str, message: str, row: dict[str, Any]) -> dict[str, str] |
     return args
 
 
-def _action(action: str, view: TurnView) -> Step:
+def _action(action: str, view: RequestView) -> Step:
     if is_hypothetical(view.message):  # "could I return it if …?": explain, propose nothing
         return Step(answer=answers.policy(action, load_policy().allowed_statuses(action)))
     ids = find_order_ids(view.message, bare_numbers=action not in _ADDRESS_TEXTS)
@@ -134,7 +134,7 @@ def _action(action: str, view: TurnView) -> Step:
     return Step(answer=answers.proposal(result, others=len(targets) - 1))
 
 
-def next_step(intent: Intent, view: TurnView, delivery_notes: Sequence[str]) -> Step:
+def next_step(intent: Intent, view: RequestView, delivery_notes: Sequence[str]) -> Step:
     if intent in ("order_status", "where_is_parcel"):
         return _status(intent, view, delivery_notes)
     if intent == "list_orders":

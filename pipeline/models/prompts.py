@@ -4,7 +4,7 @@ The same texts drive hosted models (Gemini, LiteLLM) and document what the offli
 `render_memories` is the only writer of the memory block and `parse_memories` its only reader.
 Memories are untrusted data: the block is never part of the system instruction. It travels as a
 user content of its own, placed just before the customer's latest message for this turn's model
-calls only (`pipeline.models.turn.with_memories`), quoted and labelled as notes, not instructions;
+calls only (`pipeline.models.request_view.with_memories`), quoted and labelled as notes, not instructions;
 the offline support model reads it back from there, exactly where a hosted model would read it.
 """
 

@@ -1,4 +1,4 @@
-"""Session fixture: the whole desk on loopback — PostgreSQL, Toolbox, Judge, Masker — and a Pipeline;
+"""Session fixture: the whole desk on loopback — PostgreSQL, Toolbox, Judge, Masker — and a Desk;
 and a fresh customer of its own for a test that needs one."""
 
 from __future__ import annotations
@@ -13,16 +13,16 @@ import yaml
 from argon2 import PasswordHasher
 
 from db.connect import connection
+from pipeline.desk import Desk
 from pipeline.core.settings import Settings
-from pipeline.desk import Pipeline
 from services.tests.fixtures import GuardEndpoint
 from toolbox.server import ToolboxServer
 
 
 @pytest.fixture(scope="session")
 async def desk(desk_settings: Settings, toolbox_server: ToolboxServer, judge_service: GuardEndpoint,
-               masker_service: GuardEndpoint) -> AsyncIterator[Pipeline]:
-    pipeline = await Pipeline.build(desk_settings)
+               masker_service: GuardEndpoint) -> AsyncIterator[Desk]:
+    pipeline = await Desk.build(desk_settings)
     yield pipeline
     await pipeline.aclose()
 

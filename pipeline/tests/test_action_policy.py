@@ -16,9 +16,9 @@ import yaml
 from db.seed import SEED_FILE
 from pipeline.agent.actions import ActionDesk, collecting_proposals
 from pipeline.agent.policy import ACTIONS, load_policy
-from pipeline.core.settings import Settings
-from pipeline.desk import CustomerSession, Pipeline
+from pipeline.desk import CustomerSession, Desk
 from pipeline.events import FinalEvent
+from pipeline.core.settings import Settings
 from pipeline.tests.fixtures import ShopCustomer
 from pipeline.tests.streams import drain
 from pipeline.tests.test_confirm import _rows
@@ -48,7 +48,7 @@ def test_the_policy_names_only_the_schemas_statuses_and_every_action() -> None:
 
 @pytest.mark.parametrize(("status", "action"), PAIRS, ids=[f"{a}-{s.replace(' ', '_')}" for s, a in PAIRS])
 async def test_each_status_and_action_pair_proposes_only_what_the_policy_allows(
-        desk: Pipeline, desk_settings: Settings, shop_customer: ShopCustomer, status: str, action: str) -> None:
+        desk: Desk, desk_settings: Settings, shop_customer: ShopCustomer, status: str, action: str) -> None:
     policy = load_policy()
     order_id = shop_customer.orders[status]
     message = REQUESTS[action]["message"].format(order=order_id)

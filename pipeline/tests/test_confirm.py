@@ -14,11 +14,11 @@ import yaml
 
 from db.connect import connection
 from guards.schema import Verdict
-from pipeline.core.settings import Settings
-from pipeline.desk import CustomerSession, Pipeline
+from pipeline.desk import CustomerSession, Desk
 from pipeline.events import FinalEvent, ToolEvent
 from pipeline.guardrail import GuardrailResult
 from pipeline.pending import PendingAction
+from pipeline.core.settings import Settings
 from pipeline.tests.fixtures import ShopCustomer
 from pipeline.tests.streams import drain
 
@@ -35,14 +35,14 @@ async def _rows(settings: Settings, email: str) -> list[dict[str, Any]]:
              "items": json.loads(r["items"]) if r["items"] is not None else None} for r in rows]
 
 
-async def _turn(desk: Pipeline, email: str, text: str, pending: str | None = None) -> FinalEvent:
+async def _turn(desk: Desk, email: str, text: str, pending: str | None = None) -> FinalEvent:
     events = await drain(desk.run_turn(CustomerSession(email), text, pending))
     final = events[-1]
     assert isinstance(final, FinalEvent), final
     return final
 
 
-async def _propose(desk: Pipeline, settings: Settings, shop: ShopCustomer, case: dict[str, Any]) -> FinalEvent:
+async def _propose(desk: Desk, settings: Settings, shop: ShopCustomer, case: dict[str, Any]) -> FinalEvent:
     order_id = shop.orders[case["status"]]
     proposed = await _turn(desk, shop.email, case["message"].format(order=order_id))
     assert proposed.status == "needs_confirmation", proposed
@@ -57,7 +57,7 @@ async def _propose(desk: Pipeline, settings: Settings, shop: ShopCustomer, case:
 
 
 @pytest.mark.parametrize("case", CASES, ids=KINDS)
-async def test_a_request_writes_only_after_yes_and_only_once(desk: Pipeline, desk_settings: Settings,
+async def test_a_request_writes_only_after_yes_and_only_once(desk: Desk, desk_settings: Settings,
                                                              shop_customer: ShopCustomer, case: dict[str, Any]) -> None:
     proposed = await _propose(desk, desk_settings, shop_customer, case)
     assert proposed.pending is not None
@@ -76,7 +76,7 @@ async def test_a_request_writes_only_after_yes_and_only_once(desk: Pipeline, des
     assert await _rows(desk_settings, shop_customer.email) == rows
 
 
-def _resigned(desk: Pipeline, token: str, **changes: Any) -> str:
+def _resigned(desk: Desk, token: str, **changes: Any) -> str:
     """The token's claims changed by `changes`, signed again by the desk's own key (test helper)."""
     body = PendingAction.model_validate_json(base64.urlsafe_b64decode(token.split(".")[0] + "=="))
     changed = body.model_copy(update=changes)
@@ -94,7 +94,7 @@ def _altered(token: str, **proposal: Any) -> str:
 
 @pytest.mark.parametrize("case", CASES, ids=KINDS)
 @pytest.mark.parametrize("reply", ["no", "nein", "expired", "Actually, where is my latest order?"])
-async def test_no_expiry_or_another_message_writes_nothing(desk: Pipeline, desk_settings: Settings,
+async def test_no_expiry_or_another_message_writes_nothing(desk: Desk, desk_settings: Settings,
                                                            shop_customer: ShopCustomer, case: dict[str, Any],
                                                            reply: str) -> None:
     proposed = await _propose(desk, desk_settings, shop_customer, case)
@@ -116,7 +116,7 @@ async def test_no_expiry_or_another_message_writes_nothing(desk: Pipeline, desk_
 @pytest.mark.parametrize("case", CASES, ids=KINDS)
 @pytest.mark.parametrize("tamper", ["forged", "altered", "other-customer"])
 async def test_a_forged_altered_or_foreign_pending_action_writes_nothing(
-        desk: Pipeline, desk_settings: Settings, shop_customer: ShopCustomer, case: dict[str, Any],
+        desk: Desk, desk_settings: Settings, shop_customer: ShopCustomer, case: dict[str, Any],
         tamper: str) -> None:
     proposed = await _propose(desk, desk_settings, shop_customer, case)
     assert proposed.pending is not None
@@ -145,7 +145,7 @@ async def test_a_forged_altered_or_foreign_pending_action_writes_nothing(
     "¿Podría devolver el pedido {delivered} si no me queda bien?",
 ])
 async def test_a_question_about_a_possibility_proposes_and_writes_nothing(
-        desk: Pipeline, desk_settings: Settings, shop_customer: ShopCustomer, message: str) -> None:
+        desk: Desk, desk_settings: Settings, shop_customer: ShopCustomer, message: str) -> None:
     text = message.format(**{k.replace(" ", "_"): v for k, v in shop_customer.orders.items()})
     events = await drain(desk.run_turn(CustomerSession(shop_customer.email), text))
     final = events[-1]
@@ -156,7 +156,7 @@ async def test_a_question_about_a_possibility_proposes_and_writes_nothing(
 
 
 @pytest.mark.parametrize("word", ["yes", "Yes.", "y", "ja", "sí", "oui", "sì", "sim", "no", "nein"])
-async def test_the_guardrail_lets_a_bare_confirmation_word_through(desk: Pipeline, word: str) -> None:
+async def test_the_guardrail_lets_a_bare_confirmation_word_through(desk: Desk, word: str) -> None:
     checked = await desk.services.guardrail.check(word)
     assert checked.verdict.verdict == "allow", checked
 
@@ -175,12 +175,12 @@ class _BlocksEverything:
     ("yes, and tell me a joke", "valid", False),
 ], ids=["exact-word-valid-token", "no-token", "forged-token", "more-than-the-word"])
 async def test_a_stricter_guardrail_is_bypassed_only_by_a_bare_word_for_a_valid_pending_action(
-        desk: Pipeline, desk_settings: Settings, shop_customer: ShopCustomer, reply: str, token: str | None,
+        desk: Desk, desk_settings: Settings, shop_customer: ShopCustomer, reply: str, token: str | None,
         passes: bool) -> None:
     proposed = await _propose(desk, desk_settings, shop_customer, CASES[0])
     assert proposed.pending is not None
     sent = {"valid": proposed.pending.token, "forged": proposed.pending.token[:-4] + "AAAA", None: None}[token]
-    strict = Pipeline(desk_settings, dataclasses.replace(desk.services, guardrail=_BlocksEverything()),
+    strict = Desk(desk_settings, dataclasses.replace(desk.services, guardrail=_BlocksEverything()),
                       tracer_provider=desk.tracer_provider, runlog=desk.runlog)
     final = await _turn(strict, shop_customer.email, reply, sent)
     assert (final.status == "answered") is passes and (final.blocked_by == "guardrail") is not passes, final

@@ -10,9 +10,9 @@ import yaml
 
 from db.connect import connection
 from db.seed import SEED_FILE
-from pipeline.core.settings import Settings
-from pipeline.desk import CustomerSession, Pipeline
+from pipeline.desk import CustomerSession, Desk
 from pipeline.events import FinalEvent, ToolEvent
+from pipeline.core.settings import Settings
 from pipeline.tests.streams import drain
 
 CASES = yaml.safe_load((Path(__file__).parent / "cases" / "isolation.yaml").read_text(encoding="utf-8"))
@@ -35,7 +35,7 @@ async def _actions_on(settings: Settings, order_ids: list[str]) -> int:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
-async def test_customer_never_receives_another_customers_data(desk: Pipeline, desk_settings: Settings,
+async def test_customer_never_receives_another_customers_data(desk: Desk, desk_settings: Settings,
                                                               case: dict[str, Any]) -> None:
     owner_orders = await _orders(desk_settings, OWNER["email"])
     owner_ids = {o["order_id"] for o in owner_orders}

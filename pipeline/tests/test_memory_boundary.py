@@ -16,12 +16,12 @@ from typing import Any
 
 from evals.harness import free_port
 from pipeline.clients.judge import JudgeClient
+from pipeline.desk import CustomerSession, Desk
 from pipeline.core.errors import GuardUnavailable
-from pipeline.core.settings import Settings
-from pipeline.desk import CustomerSession, Pipeline
 from pipeline.events import ErrorEvent, Event, FinalEvent, StepEvent
 from pipeline.models.prompts import render_memories
 from pipeline.redact import for_customer
+from pipeline.core.settings import Settings
 from pipeline.tests.fixtures import FreshCustomer
 from pipeline.tests.scripted import RecordingLlm
 from pipeline.tests.streams import drain
@@ -46,12 +46,12 @@ def _step(events: list[Event], name: str) -> StepEvent:
     return [e for e in events if isinstance(e, StepEvent) and e.name == name and e.status != "started"][-1]
 
 
-async def _recalled(desk: Pipeline, email: str, query: str) -> list[str]:
+async def _recalled(desk: Desk, email: str, query: str) -> list[str]:
     return [m.text for m in (await desk.services.memory.recall(user_id=email, query=query)).kept]
 
 
 async def test_planted_instructions_are_dropped_at_recall_and_never_reach_the_model(
-        desk: Pipeline, desk_settings: Settings, fresh_customer: FreshCustomer) -> None:
+        desk: Desk, desk_settings: Settings, fresh_customer: FreshCustomer) -> None:
     email = fresh_customer.email
     for text in (INSTRUCTION, SQL_NOTE, PREFERENCE):  # straight into the store, past every save screen
         await desk.services.memory.save(user_id=email, text=text)
@@ -82,7 +82,7 @@ async def test_planted_instructions_are_dropped_at_recall_and_never_reach_the_mo
 
 
 async def test_an_instruction_is_not_saved_and_a_preference_is(
-        desk: Pipeline, desk_settings: Settings, fresh_customer: FreshCustomer) -> None:
+        desk: Desk, desk_settings: Settings, fresh_customer: FreshCustomer) -> None:
     session = CustomerSession(fresh_customer.email)
     instruction_turn = await drain(desk.run_turn(session, INSTRUCTION))
     preference_turn = await drain(desk.run_turn(session, PREFERENCE))
@@ -98,8 +98,8 @@ async def test_an_instruction_is_not_saved_and_a_preference_is(
 
 
 @asynccontextmanager
-async def _own_judge(desk: Pipeline, settings: Settings, workdir: Path
-                     ) -> AsyncIterator[tuple[Pipeline, Callable[[], int]]]:
+async def _own_judge(desk: Desk, settings: Settings, workdir: Path
+                     ) -> AsyncIterator[tuple[Desk, Callable[[], int]]]:
     """The desk with a Judge process of its own, and the function that stops that process."""
     settings = settings.model_copy(update={"judge_port": free_port()})
     service = start_service("judge", settings, base_env=os.environ, cwd=workdir, timeout_s=60.0)
@@ -111,7 +111,7 @@ async def _own_judge(desk: Pipeline, settings: Settings, workdir: Path
         await judge.aclose()
 
 
-async def _turn_stopping_judge(pipeline: Pipeline, stop: Callable[[], int], email: str, text: str,
+async def _turn_stopping_judge(pipeline: Desk, stop: Callable[[], int], email: str, text: str,
                                after: tuple[str, str]) -> list[Event]:
     """Run a turn and stop its Judge as soon as step `after` = (name, status) is reported.
 
@@ -126,7 +126,7 @@ async def _turn_stopping_judge(pipeline: Pipeline, stop: Callable[[], int], emai
 
 
 async def test_judge_down_during_the_save_screen_saves_nothing_and_says_so(
-        desk: Pipeline, desk_settings: Settings, fresh_customer: FreshCustomer, tmp_path: Path) -> None:
+        desk: Desk, desk_settings: Settings, fresh_customer: FreshCustomer, tmp_path: Path) -> None:
     async with _own_judge(desk, desk_settings, tmp_path) as (pipeline, stop):
         events = await _turn_stopping_judge(pipeline, stop, fresh_customer.email, PREFERENCE, ("masker", "started"))
 
@@ -139,7 +139,7 @@ async def test_judge_down_during_the_save_screen_saves_nothing_and_says_so(
 
 
 async def test_judge_down_during_the_recall_screen_ends_the_turn_with_an_error(
-        desk: Pipeline, desk_settings: Settings, fresh_customer: FreshCustomer, tmp_path: Path) -> None:
+        desk: Desk, desk_settings: Settings, fresh_customer: FreshCustomer, tmp_path: Path) -> None:
     await desk.services.memory.save(user_id=fresh_customer.email, text=PREFERENCE)
     async with _own_judge(desk, desk_settings, tmp_path) as (pipeline, stop):
         events = await _turn_stopping_judge(pipeline, stop, fresh_customer.email, "Where is my parcel?",

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 import yaml
 
-from pipeline.core.settings import Settings
-from pipeline.desk import CustomerSession, Pipeline
+from pipeline.desk import CustomerSession, Desk
 from pipeline.events import ErrorEvent, FinalEvent, StepEvent, TurnEvent
+from pipeline.core.settings import Settings
 from pipeline.tests.streams import drain
 from pipeline.tests.variants import VARIANTS
 
@@ -24,7 +24,7 @@ def _message(case: dict[str, Any]) -> str:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
-async def test_turn_ends_as_specified(desk: Pipeline, desk_settings: Settings, tmp_path: Path,
+async def test_turn_ends_as_specified(desk: Desk, desk_settings: Settings, tmp_path: Path,
                                       case: dict[str, Any]) -> None:
     settings = desk_settings.model_copy(update=case.get("settings", {}))
     async with VARIANTS[case.get("setup", "plain")](desk, settings, tmp_path) as pipeline:

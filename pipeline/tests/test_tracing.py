@@ -21,9 +21,9 @@ from pydantic import SecretStr
 from cli.envfile import generated_secret
 from db.connect import connection
 from evals.harness import free_port
-from pipeline.core.settings import Settings
-from pipeline.desk import CustomerSession, Pipeline
+from pipeline.desk import CustomerSession, Desk
 from pipeline.events import Event, FinalEvent, TurnEvent
+from pipeline.core.settings import Settings
 from pipeline.tests.streams import drain
 from pipeline.tracescrub import ScrubbingProcessor
 from services.launch import RunningService, start_process, stop_service
@@ -88,8 +88,8 @@ async def planted_address(desk_settings: Settings) -> AsyncIterator[str]:
             await conn.execute("UPDATE customer_orders SET delivery_address = $1 WHERE order_id = $2", original, ORDER)
 
 
-async def _traced_turn(desk: Pipeline, settings: Settings, message: str) -> tuple[list[Event], list[dict[str, Any]]]:
-    traced = Pipeline(settings, desk.services)
+async def _traced_turn(desk: Desk, settings: Settings, message: str) -> tuple[list[Event], list[dict[str, Any]]]:
+    traced = Desk(settings, desk.services)
     try:
         events = await drain(traced.run_turn(CustomerSession(CUSTOMER), message))
         traced.tracer_provider.force_flush()
@@ -147,7 +147,7 @@ def test_phoenix_listens_on_its_loopback_http_port_only(phoenix: tuple[Settings,
 
 
 async def test_a_turn_leaves_operator_facts_and_no_customer_data_in_phoenix(
-        desk: Pipeline, phoenix: tuple[Settings, RunningService], planted_address: str) -> None:
+        desk: Desk, phoenix: tuple[Settings, RunningService], planted_address: str) -> None:
     settings, _ = phoenix
     message = f"Where is {ORDER} being delivered?"  # plain, so no guard's mood decides whether the test runs
     events, spans = await _traced_turn(desk, settings, message)

@@ -1,6 +1,6 @@
 """Variants of the real desk for the terminal-path cases: one dependency broken, slowed or scripted.
 
-Each variant is an async context manager yielding a `Pipeline` that shares the session desk's real
+Each variant is an async context manager yielding a `Desk` that shares the session desk's real
 services except the one the case is about.
 """
 
@@ -20,22 +20,22 @@ from db.bootstrap import prepare_database
 from db.embedded import EmbeddedPostgres
 from db.tests.fixtures import pg_folder
 from evals.harness import free_port
-from guards.embedding import Embedder
 from pipeline.agent.actions import ActionDesk
 from pipeline.agent.support import SupportAgent
 from pipeline.agent.tools import desk_tools
 from pipeline.clients.judge import JudgeClient
 from pipeline.clients.masker import MaskerClient
 from pipeline.clients.tests.fake_guard import Reply, fake_guard
-from pipeline.core.settings import Settings
-from pipeline.desk import Pipeline
+from pipeline.desk import Desk
+from guards.embedding import Embedder
 from pipeline.memory.factory import build_memory
 from pipeline.models.factory import build_llm
+from pipeline.core.settings import Settings
 from pipeline.tests.scripted import LoopingLlm, RefusingLlm
 from toolbox.client import ToolboxGateway
 from toolbox.server import ToolboxServer
 
-Variant = Callable[[Pipeline, Settings, Path], AbstractAsyncContextManager[Pipeline]]
+Variant = Callable[[Desk, Settings, Path], AbstractAsyncContextManager[Desk]]
 
 
 def _reply_with(data: dict[str, Any]) -> str:
@@ -43,8 +43,8 @@ def _reply_with(data: dict[str, Any]) -> str:
     return json.dumps({"jsonrpc": "2.0", "id": "$ID", "result": {"message": message}}).replace('"$ID"', "$ID")
 
 
-def _rebuilt(desk: Pipeline, settings: Settings, **services: Any) -> Pipeline:
-    return Pipeline(settings, dataclasses.replace(desk.services, **services),
+def _rebuilt(desk: Desk, settings: Settings, **services: Any) -> Desk:
+    return Desk(settings, dataclasses.replace(desk.services, **services),
                     tracer_provider=desk.tracer_provider, runlog=desk.runlog)
 
 
@@ -65,7 +65,7 @@ async def _agent_with(stack: AsyncExitStack, settings: Settings, llm: BaseLlm) -
 
 
 @asynccontextmanager
-async def plain(desk: Pipeline, settings: Settings, _: Path) -> AsyncIterator[Pipeline]:
+async def plain(desk: Desk, settings: Settings, _: Path) -> AsyncIterator[Desk]:
     yield _rebuilt(desk, settings)
 
 
@@ -98,7 +98,7 @@ async def _slow_proxy(port: int, delay_s: float) -> AsyncIterator[int]:
 
 
 @asynccontextmanager
-async def slow_judge(desk: Pipeline, settings: Settings, _: Path) -> AsyncIterator[Pipeline]:
+async def slow_judge(desk: Desk, settings: Settings, _: Path) -> AsyncIterator[Desk]:
     """The real Judge, answering 3 s late."""
     async with _slow_proxy(settings.judge_port, delay_s=3.0) as port:
         judge = JudgeClient(settings.model_copy(update={"judge_port": port}))
@@ -107,7 +107,7 @@ async def slow_judge(desk: Pipeline, settings: Settings, _: Path) -> AsyncIterat
 
 
 @asynccontextmanager
-async def judge_garbage(desk: Pipeline, settings: Settings, _: Path) -> AsyncIterator[Pipeline]:
+async def judge_garbage(desk: Desk, settings: Settings, _: Path) -> AsyncIterator[Desk]:
     async with fake_guard(Reply(body=_reply_with({"verdict": "probably fine", "tier": "vibes"}))) as port:
         judge = JudgeClient(settings.model_copy(update={"judge_port": port}))
         yield _rebuilt(desk, settings, judge=judge)
@@ -115,21 +115,21 @@ async def judge_garbage(desk: Pipeline, settings: Settings, _: Path) -> AsyncIte
 
 
 @asynccontextmanager
-async def judge_down(desk: Pipeline, settings: Settings, _: Path) -> AsyncIterator[Pipeline]:
+async def judge_down(desk: Desk, settings: Settings, _: Path) -> AsyncIterator[Desk]:
     judge = JudgeClient(settings.model_copy(update={"judge_port": free_port()}))
     yield _rebuilt(desk, settings, judge=judge)
     await judge.aclose()
 
 
 @asynccontextmanager
-async def masker_down(desk: Pipeline, settings: Settings, _: Path) -> AsyncIterator[Pipeline]:
+async def masker_down(desk: Desk, settings: Settings, _: Path) -> AsyncIterator[Desk]:
     masker = MaskerClient(settings.model_copy(update={"masker_port": free_port()}))
     yield _rebuilt(desk, settings, masker=masker)
     await masker.aclose()
 
 
 @asynccontextmanager
-async def masker_hangs(desk: Pipeline, settings: Settings, _: Path) -> AsyncIterator[Pipeline]:
+async def masker_hangs(desk: Desk, settings: Settings, _: Path) -> AsyncIterator[Desk]:
     """A Masker that takes the request and stays silent past the timeout (after any write landed)."""
     async with fake_guard(Reply(body="", delay_s=settings.masker_timeout_s + 2.0)) as port:
         masker = MaskerClient(settings.model_copy(update={"masker_port": port}))
@@ -138,26 +138,26 @@ async def masker_hangs(desk: Pipeline, settings: Settings, _: Path) -> AsyncIter
 
 
 @asynccontextmanager
-async def with_model(desk: Pipeline, settings: Settings, llm: BaseLlm) -> AsyncIterator[Pipeline]:
+async def with_model(desk: Desk, settings: Settings, llm: BaseLlm) -> AsyncIterator[Desk]:
     """The desk with its agent on `llm` (a scripted model); everything else shared."""
     async with AsyncExitStack() as stack:
         yield _rebuilt(desk, settings, **await _agent_services(stack, settings, llm))
 
 
 @asynccontextmanager
-async def looping_model(desk: Pipeline, settings: Settings, _: Path) -> AsyncIterator[Pipeline]:
+async def looping_model(desk: Desk, settings: Settings, _: Path) -> AsyncIterator[Desk]:
     async with AsyncExitStack() as stack:
         yield _rebuilt(desk, settings, **await _agent_services(stack, settings, LoopingLlm()))
 
 
 @asynccontextmanager
-async def refusing_model(desk: Pipeline, settings: Settings, _: Path) -> AsyncIterator[Pipeline]:
+async def refusing_model(desk: Desk, settings: Settings, _: Path) -> AsyncIterator[Desk]:
     async with AsyncExitStack() as stack:
         yield _rebuilt(desk, settings, **await _agent_services(stack, settings, RefusingLlm()))
 
 
 @asynccontextmanager
-async def toolbox_down(desk: Pipeline, settings: Settings, tmp: Path) -> AsyncIterator[Pipeline]:
+async def toolbox_down(desk: Desk, settings: Settings, tmp: Path) -> AsyncIterator[Desk]:
     own = settings.model_copy(update={"toolbox_port": free_port(), "toolbox_jwks_port": free_port()})
     server = ToolboxServer(own, log_path=tmp / "toolbox.log")
     server.start()
@@ -171,7 +171,7 @@ async def toolbox_down(desk: Pipeline, settings: Settings, tmp: Path) -> AsyncIt
 
 
 @asynccontextmanager
-async def memory_down(desk: Pipeline, settings: Settings, _: Path) -> AsyncIterator[Pipeline]:
+async def memory_down(desk: Desk, settings: Settings, _: Path) -> AsyncIterator[Desk]:
     memory = build_memory(settings.model_copy(update={"postgres_port": free_port(), "memory_timeout_s": 2.0}),
                           embedder=Embedder.load())
     yield _rebuilt(desk, settings, memory=memory)
@@ -179,7 +179,7 @@ async def memory_down(desk: Pipeline, settings: Settings, _: Path) -> AsyncItera
 
 
 @asynccontextmanager
-async def database_down(desk: Pipeline, settings: Settings, tmp: Path) -> AsyncIterator[Pipeline]:
+async def database_down(desk: Desk, settings: Settings, tmp: Path) -> AsyncIterator[Desk]:
     """A second, private PostgreSQL behind its own Toolbox and memory, stopped before the turn."""
     with pg_folder() as pgdata:
         async with _stopped_database(desk, settings, tmp, pgdata) as pipeline:
@@ -187,7 +187,7 @@ async def database_down(desk: Pipeline, settings: Settings, tmp: Path) -> AsyncI
 
 
 @asynccontextmanager
-async def _stopped_database(desk: Pipeline, settings: Settings, tmp: Path, pgdata: Path) -> AsyncIterator[Pipeline]:
+async def _stopped_database(desk: Desk, settings: Settings, tmp: Path, pgdata: Path) -> AsyncIterator[Desk]:
     own = settings.model_copy(update={"embedded_pg_dir": pgdata, "postgres_port": free_port(),
                                       "toolbox_port": free_port(), "toolbox_jwks_port": free_port(),
                                       "memory_timeout_s": 2.0})

@@ -12,7 +12,7 @@ import pytest
 import uvicorn
 
 from evals.harness import free_port
-from pipeline import Pipeline, Settings
+from pipeline import Desk, Settings
 from web.app import server_config
 from web.resources import WebResources, open_resources
 
@@ -45,7 +45,7 @@ class WebServer:
 
 
 @asynccontextmanager
-async def serve_web(settings: Settings, pipeline: Pipeline, **overrides: object) -> AsyncIterator[WebServer]:
+async def serve_web(settings: Settings, pipeline: Desk, **overrides: object) -> AsyncIterator[WebServer]:
     """Serve `create_app` on a fresh port with `settings` changed by `overrides`."""
     settings = settings.model_copy(update={"web_port": free_port(), **overrides})
     async with open_resources(settings, pipeline=pipeline) as desk:
@@ -64,6 +64,6 @@ async def serve_web(settings: Settings, pipeline: Pipeline, **overrides: object)
 
 
 @pytest.fixture(scope="session")
-async def web_server(desk_settings: Settings, desk: Pipeline) -> AsyncIterator[WebServer]:
+async def web_server(desk_settings: Settings, desk: Desk) -> AsyncIterator[WebServer]:
     async with serve_web(desk_settings, desk, **ROOMY_LIMITS) as server:
         yield server

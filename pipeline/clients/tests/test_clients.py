@@ -14,8 +14,8 @@ from db.tests.fixtures import free_port
 from guards.judge import JudgeEngine, RuleSet
 from guards.masker import Masker
 from guards.schema import Verdict
-from pipeline import errors
 from pipeline.clients import JudgeClient, MaskerClient
+from pipeline.core import errors
 from pipeline.core.settings import Settings
 from services.tests.desk_cases import judge_cases, masker_cases
 from services.tests.fixtures import GuardEndpoint, running_guard

@@ -13,10 +13,10 @@ from pydantic import BaseModel, SecretStr
 from db.tests.fixtures import free_port
 from guards.proof import GuardKeys
 from guards.schema import MaskResult, Verdict
-from pipeline import errors
 from pipeline.clients import JudgeClient, MaskerClient
 from pipeline.clients.channel import GuardClient
 from pipeline.clients.tests.fake_guard import Reply, Signer, fake_guard
+from pipeline.core import errors
 from pipeline.core.settings import Settings
 
 CASES = yaml.safe_load((Path(__file__).parent / "cases" / "broken_replies.yaml").read_text())

@@ -20,7 +20,7 @@ from pipeline.clients import JudgeClient, MaskerClient
 from pipeline.clients.channel import GuardClient
 from pipeline.clients.tests.fake_guard import Reply, Signer, fake_guard
 from pipeline.core.settings import Settings
-from pipeline.desk import CustomerSession, Pipeline
+from pipeline.desk import CustomerSession, Desk
 from pipeline.events import ErrorEvent, StepEvent
 from pipeline.tests.streams import drain
 
@@ -54,7 +54,7 @@ def _bearer_signer(seen: list[tuple[dict[str, str], dict[str, Any]]]) -> Signer:
 
 @pytest.mark.parametrize("guard", ["judge", "masker"])
 @pytest.mark.parametrize("proof", ["none", "keyed-with-the-bearer"])
-async def test_every_turn_through_an_impostor_ends_in_an_error(desk: Pipeline, desk_settings: Settings,
+async def test_every_turn_through_an_impostor_ends_in_an_error(desk: Desk, desk_settings: Settings,
                                                                guard: str, proof: str) -> None:
     seen: list[tuple[dict[str, str], dict[str, Any]]] = []
     reply = Reply(body=_reply(ALLOW if guard == "judge" else UNMASKED), seen=seen,
@@ -68,7 +68,7 @@ async def test_every_turn_through_an_impostor_ends_in_an_error(desk: Pipeline, d
         else:
             client = masker = MaskerClient(settings)
             services = dataclasses.replace(desk.services, masker=masker)
-        pipeline = Pipeline(desk_settings, services, tracer_provider=desk.tracer_provider, runlog=desk.runlog)
+        pipeline = Desk(desk_settings, services, tracer_provider=desk.tracer_provider, runlog=desk.runlog)
         try:
             turns = [await drain(pipeline.run_turn(CUSTOMER, message)) for message in MESSAGES[guard]]
         finally:
@@ -85,7 +85,7 @@ async def test_every_turn_through_an_impostor_ends_in_an_error(desk: Pipeline, d
         assert UNMASKED_TEXT not in streamed and PROOF_FIELD not in streamed
 
 
-async def test_the_real_guards_answer_the_same_turn(desk: Pipeline) -> None:
+async def test_the_real_guards_answer_the_same_turn(desk: Desk) -> None:
     """The control: with the real guards in place the same turns are answered, not errors."""
     for message in MESSAGES["masker"]:
         events = await drain(desk.run_turn(CUSTOMER, message))

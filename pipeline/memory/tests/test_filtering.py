@@ -7,7 +7,7 @@ from pathlib import Path
 import yaml
 
 from pipeline.memory.filtering import filter_recall
-from pipeline.memory.models import Memory
+from pipeline.memory.records import Memory
 
 CASES = yaml.safe_load(Path(__file__).with_name("filter_cases.yaml").read_text())
 

@@ -18,8 +18,8 @@ from google.genai import types
 from guards.embedding import Embedder
 from pipeline.models.offline_support import OfflineSupportLlm
 from pipeline.models.prompts import SUPPORT_INSTRUCTION
+from pipeline.models.request_view import with_memories
 from pipeline.models.tests.fake_shop import FakeShop
-from pipeline.models.turn import with_memories
 
 CASES_DIR = Path(__file__).parent / "cases"
 CASES = yaml.safe_load((CASES_DIR / "support_cases.yaml").read_text(encoding="utf-8"))

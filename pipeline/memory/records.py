@@ -1,4 +1,5 @@
-"""What the memory boundary hands back: pydantic models shared by every backend."""
+"""The records the memory boundary hands back (a memory, a recall, a save): pydantic models shared by
+every backend."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""What a turn talks to, built once per process and injected (tests pass their own)."""
+"""The ports a turn talks to (Judge, Masker, Guardrail, agent, memory, actions), built once per process
+and injected as `DeskServices` (tests pass their own)."""
 
 from __future__ import annotations
 

@@ -20,7 +20,10 @@ from pipeline.models.prompts import parse_memories, render_memories
 
 
 @dataclass(frozen=True)
-class ToolResult:
+class ToolExchange:
+    """One tool call of this turn and the response handed back to the model (not the Toolbox's own
+    `toolbox.results.ToolResult`, which this response was made from)."""
+
     name: str
     args: dict[str, Any]
     response: dict[str, Any]
@@ -32,13 +35,15 @@ class ToolResult:
 
 
 @dataclass(frozen=True)
-class TurnView:
+class RequestView:
+    """What `read_request` found in one `LlmRequest` (not `cli.render.TurnView`, the terminal's view)."""
+
     message: str
-    results: list[ToolResult] = field(default_factory=list)
+    results: list[ToolExchange] = field(default_factory=list)
     memories: list[str] = field(default_factory=list)
     tools: frozenset[str] = frozenset()
 
-    def find(self, name: str, **args: str) -> ToolResult | None:
+    def find(self, name: str, **args: str) -> ToolExchange | None:
         """The result of this turn's call to `name` whose arguments include `args`."""
         for result in self.results:
             if result.name == name and all(result.args.get(k) == v for k, v in args.items()):
@@ -67,14 +72,15 @@ def _memories_before(contents: list[types.Content], index: int) -> list[str]:
     return parse_memories("".join(p.text or "" for p in contents[index - 1].parts or []))
 
 
-def read_turn(llm_request: LlmRequest) -> TurnView:
+def read_request(llm_request: LlmRequest) -> RequestView:
+    """The customer's latest message, this turn's tool exchanges after it, and the memories before it."""
     contents = llm_request.contents
     start = _latest_message_index(contents)
     if start is None:
-        return TurnView(message="")
+        return RequestView(message="")
     calls: dict[str, types.FunctionCall] = {}
     unmatched: list[types.FunctionCall] = []
-    results: list[ToolResult] = []
+    results: list[ToolExchange] = []
     for content in contents[start + 1:]:
         for part in content.parts or []:
             if part.function_call:
@@ -89,9 +95,9 @@ def read_turn(llm_request: LlmRequest) -> TurnView:
                     call = next((c for c in unmatched if c.name == resp.name), None)
                     if call is not None:
                         unmatched.remove(call)
-                results.append(ToolResult(name=resp.name or "", args=dict(call.args or {}) if call else {},
+                results.append(ToolExchange(name=resp.name or "", args=dict(call.args or {}) if call else {},
                                           response=dict(resp.response or {})))
-    return TurnView(
+    return RequestView(
         message=latest_user_text(llm_request),
         results=results,
         memories=_memories_before(contents, start),

@@ -1,0 +1,89 @@
+"""The one place a turn's terminal event is made, from how the turn came out.
+
+A turn that ran to its end is `answered` (or `needs_confirmation`); one a guard stopped is
+`blocked`; one that raised ends as `ending_for` maps its exception: `final` capped or refused, or
+`error` (the tree in `pipeline/core/errors.py` says which exception ends how). The event carries only
+what a customer may read — the answer or the exception's `user_message`; its `detail` goes to the
+log and the trace.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pipeline.core.errors import BudgetExceeded, ModelRefused, SupportdeskError
+from pipeline.events import ErrorEvent, FinalEvent, PendingCard, StepName, Usage
+from pipeline.recorder import TurnRecorder
+
+log = logging.getLogger("supportdesk.pipeline")
+
+BLOCKED_ANSWERS: dict[StepName, str] = {
+    # The sanitizer's own reason is the answer; this stands in only if it ever gives none.
+    "sanitizer": "Sorry, we could not read that message. Please retype it.",
+    "judge": "Sorry, I can't help with that message. It was stopped by our security check.",
+    "guardrail": "I can only help with your orders here: status and tracking, delivery instructions, "
+                 "returns, exchanges, cancellations and address changes.",
+}
+GENERIC_MESSAGE = SupportdeskError.user_message
+CANCELLED_MESSAGE = "The turn was cancelled before it finished."
+REFUSED_ANSWER = "Sorry, I can't help with that request."
+SAVE_FAILED_NOTE = "Your preference could not be saved; please mention it again next time."
+
+
+@dataclass(frozen=True)
+class Ending:
+    """A terminal event before the recorder stamps it: its type and the fields a customer may see
+    (`end_turn` adds the usage and the latency)."""
+
+    kind: Literal["final", "error"]
+    fields: dict[str, Any]
+
+
+def answered(answer: str, *, pending: PendingCard | None, save_failed: bool) -> Ending:
+    """The masked answer; with a card, the request waits for the customer's yes."""
+    return Ending("final", {"status": "needs_confirmation" if pending else "answered", "answer": answer,
+                            "pending": pending, "reason": SAVE_FAILED_NOTE if save_failed else None})
+
+
+def blocked(by: StepName, reason: str, answer: str | None = None) -> Ending:
+    return Ending("final", {"status": "blocked", "answer": answer or BLOCKED_ANSWERS[by], "blocked_by": by,
+                            "reason": reason})
+
+
+def ending_for(exc: BaseException, *, where: StepName | None = None, cancelled: bool = False) -> Ending:
+    """How a turn that raised `exc` in step `where` ends: the one mapping of errors to events."""
+    stage = where or "pipeline"
+    if isinstance(exc, BudgetExceeded):
+        return Ending("final", {"status": "capped", "answer": exc.user_message, "reason": f"budget: {exc.budget}",
+                                "terminated": "cap"})
+    if isinstance(exc, ModelRefused):
+        return Ending("final", {"status": "refused", "answer": REFUSED_ANSWER, "reason": "the model refused"})
+    if cancelled:
+        return Ending("error", {"stage": stage, "code": 503, "message": CANCELLED_MESSAGE, "cancelled": True})
+    if isinstance(exc, SupportdeskError):
+        return Ending("error", {"stage": stage, "code": exc.code, "message": exc.user_message})
+    return Ending("error", {"stage": stage, "code": 502, "message": GENERIC_MESSAGE})
+
+
+def end_turn(recorder: TurnRecorder, ending: Ending, usage: Usage) -> FinalEvent | ErrorEvent:
+    """Record the turn's terminal event (the recorder refuses any event after it)."""
+    latency = recorder.elapsed_ms()
+    if ending.kind == "final":
+        return recorder.record(FinalEvent, usage=usage.model_copy(), latency_ms=latency, **ending.fields)
+    return recorder.record(ErrorEvent, latency_ms=latency, **ending.fields)
+
+
+def finish_with(recorder: TurnRecorder, exc: BaseException, *, usage: Usage, cancelled: bool = False) -> None:
+    """End a turn that raised `exc` (nothing if it already ended); unexpected errors are logged."""
+    if recorder.finished:
+        return
+    where = recorder.failing_step()
+    ending = ending_for(exc, where=where, cancelled=cancelled)
+    if ending.kind == "error" and not cancelled:
+        if isinstance(exc, SupportdeskError):
+            log.warning("turn %s failed at %s: %s", recorder.turn_id, where, exc.detail)
+        else:
+            log.error("turn %s failed at %s with an unexpected error", recorder.turn_id, where, exc_info=exc)
+    end_turn(recorder, ending, usage)
