@@ -11,8 +11,8 @@ from pathlib import Path
 
 from db.bootstrap import prepare_database
 from db.embedded import EmbeddedPostgres
-from pipeline.desk import Desk
 from pipeline.core.settings import Settings
+from pipeline.desk import Desk
 from services.launch import RunningService, start_service, stop_service
 from toolbox.server import ToolboxServer
 

@@ -17,14 +17,14 @@ from typing import Any
 from opentelemetry.sdk.trace import TracerProvider
 
 from pipeline.budget import TurnBudget
-from pipeline.endings import finish_with
 from pipeline.core.errors import BudgetExceeded
+from pipeline.core.settings import Settings, settings_hash
+from pipeline.endings import finish_with
 from pipeline.events import Event, StepEvent, ToolEvent, TurnEvent
 from pipeline.pending import PendingSigner
 from pipeline.ports import DeskServices
 from pipeline.recorder import TurnRecorder
 from pipeline.runlog import RunLog
-from pipeline.core.settings import Settings, settings_hash
 from pipeline.tracing import build_tracer_provider, trace_id_of, tracer_of
 from pipeline.turn import Turn
 

@@ -30,8 +30,9 @@ from guards.schema import Verdict
 from pipeline.agent.actions import collecting_proposals
 from pipeline.budget import TurnBudget
 from pipeline.confirm import Confirmation, pending_card
-from pipeline.endings import Ending, answered, blocked, end_turn
 from pipeline.core.errors import GuardUnavailable, MemoryBackendError, ModelRefused
+from pipeline.core.settings import Settings
+from pipeline.endings import Ending, answered, blocked, end_turn
 from pipeline.events import StepName, ToolEvent
 from pipeline.memory.policy import worth_saving
 from pipeline.memory.records import Recall
@@ -39,7 +40,6 @@ from pipeline.memory.screening import screen_recall
 from pipeline.pending import PendingSigner, ProposedAction
 from pipeline.ports import DeskServices
 from pipeline.recorder import TurnRecorder
-from pipeline.core.settings import Settings
 from toolbox.scope import ToolScope, bound_to
 
 

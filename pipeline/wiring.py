@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import asyncio
 
+from guards.embedding import Embedder
 from guards.judge.rules import RuleSet
 from pipeline.agent.actions import ActionDesk
 from pipeline.agent.support import SupportAgent
 from pipeline.agent.tools import desk_tools
 from pipeline.clients.judge import JudgeClient
 from pipeline.clients.masker import MaskerClient
-from guards.embedding import Embedder
+from pipeline.core.settings import Settings
 from pipeline.guardrail import Guardrail
 from pipeline.memory.factory import build_memory
 from pipeline.models.factory import build_llms
 from pipeline.ports import DeskServices
-from pipeline.core.settings import Settings
 from toolbox.client import ToolboxGateway
 
 

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 import asyncpg
 import httpx
 
+from db.accounts import PasswordCheck
 from db.connect import create_pool
 from pipeline import Desk, Settings
-from db.accounts import PasswordCheck
 from web.devices import KnownDevices
 from web.loginlimit import LoginLimits
 from web.ratelimit import RateLimiter

@@ -22,9 +22,9 @@ from pathlib import Path
 from evals.casefiles import load_suite
 from evals.execute import one_turn
 from evals.harness import private_desk
-from pipeline.core.intervals import Percentiles, percentiles
 from evals.latency import latency
 from evals.runlogs import RunRecord, load_run
+from pipeline.core.intervals import Percentiles, percentiles
 from pipeline.desk import Desk
 
 GUARDS = ("sanitizer", "judge", "guardrail", "masker")

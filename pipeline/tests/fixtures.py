@@ -13,8 +13,8 @@ import yaml
 from argon2 import PasswordHasher
 
 from db.connect import connection
-from pipeline.desk import Desk
 from pipeline.core.settings import Settings
+from pipeline.desk import Desk
 from services.tests.fixtures import GuardEndpoint
 from toolbox.server import ToolboxServer
 

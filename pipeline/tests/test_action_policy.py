@@ -16,9 +16,9 @@ import yaml
 from db.seed import SEED_FILE
 from pipeline.agent.actions import ActionDesk, collecting_proposals
 from pipeline.agent.policy import ACTIONS, load_policy
+from pipeline.core.settings import Settings
 from pipeline.desk import CustomerSession, Desk
 from pipeline.events import FinalEvent
-from pipeline.core.settings import Settings
 from pipeline.tests.fixtures import ShopCustomer
 from pipeline.tests.streams import drain
 from pipeline.tests.test_confirm import _rows

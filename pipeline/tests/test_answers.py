@@ -14,10 +14,10 @@ import pytest
 from db.connect import connection
 from pipeline.agent.actions import ActionDesk
 from pipeline.agent.tools import WRITE_UNKNOWN, derive_idempotency_key
-from pipeline.desk import CustomerSession, Desk
 from pipeline.core.errors import ToolboxUnavailable
-from pipeline.events import ErrorEvent, FinalEvent, StepEvent, ToolEvent
 from pipeline.core.settings import Settings
+from pipeline.desk import CustomerSession, Desk
+from pipeline.events import ErrorEvent, FinalEvent, StepEvent, ToolEvent
 from pipeline.tests.fixtures import ShopCustomer
 from pipeline.tests.scripted import RewordingLlm
 from pipeline.tests.streams import drain

@@ -14,11 +14,11 @@ import yaml
 
 from db.connect import connection
 from guards.schema import Verdict
+from pipeline.core.settings import Settings
 from pipeline.desk import CustomerSession, Desk
 from pipeline.events import FinalEvent, ToolEvent
 from pipeline.guardrail import GuardrailResult
 from pipeline.pending import PendingAction
-from pipeline.core.settings import Settings
 from pipeline.tests.fixtures import ShopCustomer
 from pipeline.tests.streams import drain
 

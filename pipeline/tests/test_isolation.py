@@ -10,9 +10,9 @@ import yaml
 
 from db.connect import connection
 from db.seed import SEED_FILE
+from pipeline.core.settings import Settings
 from pipeline.desk import CustomerSession, Desk
 from pipeline.events import FinalEvent, ToolEvent
-from pipeline.core.settings import Settings
 from pipeline.tests.streams import drain
 
 CASES = yaml.safe_load((Path(__file__).parent / "cases" / "isolation.yaml").read_text(encoding="utf-8"))

@@ -16,12 +16,12 @@ from typing import Any
 
 from evals.harness import free_port
 from pipeline.clients.judge import JudgeClient
-from pipeline.desk import CustomerSession, Desk
 from pipeline.core.errors import GuardUnavailable
+from pipeline.core.settings import Settings
+from pipeline.desk import CustomerSession, Desk
 from pipeline.events import ErrorEvent, Event, FinalEvent, StepEvent
 from pipeline.models.prompts import render_memories
 from pipeline.redact import for_customer
-from pipeline.core.settings import Settings
 from pipeline.tests.fixtures import FreshCustomer
 from pipeline.tests.scripted import RecordingLlm
 from pipeline.tests.streams import drain

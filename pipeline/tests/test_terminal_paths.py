@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 import yaml
 
+from pipeline.core.settings import Settings
 from pipeline.desk import CustomerSession, Desk
 from pipeline.events import ErrorEvent, FinalEvent, StepEvent, TurnEvent
-from pipeline.core.settings import Settings
 from pipeline.tests.streams import drain
 from pipeline.tests.variants import VARIANTS
 

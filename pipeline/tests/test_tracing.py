@@ -21,9 +21,9 @@ from pydantic import SecretStr
 from cli.envfile import generated_secret
 from db.connect import connection
 from evals.harness import free_port
+from pipeline.core.settings import Settings
 from pipeline.desk import CustomerSession, Desk
 from pipeline.events import Event, FinalEvent, TurnEvent
-from pipeline.core.settings import Settings
 from pipeline.tests.streams import drain
 from pipeline.tracescrub import ScrubbingProcessor
 from services.launch import RunningService, start_process, stop_service

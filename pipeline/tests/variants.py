@@ -20,17 +20,17 @@ from db.bootstrap import prepare_database
 from db.embedded import EmbeddedPostgres
 from db.tests.fixtures import pg_folder
 from evals.harness import free_port
+from guards.embedding import Embedder
 from pipeline.agent.actions import ActionDesk
 from pipeline.agent.support import SupportAgent
 from pipeline.agent.tools import desk_tools
 from pipeline.clients.judge import JudgeClient
 from pipeline.clients.masker import MaskerClient
 from pipeline.clients.tests.fake_guard import Reply, fake_guard
+from pipeline.core.settings import Settings
 from pipeline.desk import Desk
-from guards.embedding import Embedder
 from pipeline.memory.factory import build_memory
 from pipeline.models.factory import build_llm
-from pipeline.core.settings import Settings
 from pipeline.tests.scripted import LoopingLlm, RefusingLlm
 from toolbox.client import ToolboxGateway
 from toolbox.server import ToolboxServer
