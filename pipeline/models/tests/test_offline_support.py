@@ -15,10 +15,10 @@ from google.adk.runners import Runner
 from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
+from evals.fake_shop import SHOP_FILE, FakeShop
 from pipeline.embedding import Embedder
 from pipeline.models.offline_support import OfflineSupportLlm
 from pipeline.models.prompts import SUPPORT_INSTRUCTION
-from pipeline.models.tests.fake_shop import FakeShop
 from pipeline.models.turn import with_memories
 
 CASES_DIR = Path(__file__).parent / "cases"
@@ -37,7 +37,7 @@ async def _run_turn(runner: Runner, session_id: str, message: str) -> list[Event
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 async def test_support_case(case: dict[str, Any], support_llm: OfflineSupportLlm) -> None:
-    shop = FakeShop.from_yaml(CASES_DIR / "shop.yaml")
+    shop = FakeShop.from_yaml(SHOP_FILE)
     memories = case.get("memories", [])
 
     def add_memories(_: CallbackContext, llm_request: LlmRequest) -> None:
