@@ -4,23 +4,19 @@ from __future__ import annotations
 
 import os
 import secrets
-import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 from db.bootstrap import prepare_database
 from db.embedded import EmbeddedPostgres
+from evals.loopback import free_port
 from pipeline.core.settings import Settings
 from pipeline.desk import Desk
 from services.launch import RunningService, start_service, stop_service
 from toolbox.server import ToolboxServer
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+__all__ = ["free_port", "private_desk", "private_settings", "tricky_password"]
 
 
 def tricky_password() -> str:

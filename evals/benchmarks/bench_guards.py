@@ -23,7 +23,9 @@ from pathlib import Path
 
 import httpx
 
+from evals.a2a_caller import fetch_card, sdk_send
 from evals.benchmarks.bench_masker import ANSWERS
+from evals.guard_cases import judge_cases
 from evals.harness import private_settings
 from guards.judge import JudgeEngine, RuleSet
 from guards.judge.model_tier import LlmJudgeTier
@@ -32,8 +34,6 @@ from pipeline.clients import JudgeClient, MaskerClient
 from pipeline.core.settings import Settings
 from pipeline.models.factory import build_llm
 from services.launch import start_service, stop_service
-from services.tests.desk_cases import judge_cases
-from services.tests.sdk import fetch_card, sdk_send
 
 MESSAGES = [case["text"] for case in judge_cases("attacks.yaml") + judge_cases("legit.yaml")]
 

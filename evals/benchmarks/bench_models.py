@@ -3,7 +3,7 @@
     .venv/bin/python -m evals.benchmarks.bench_models [--runs N]
 
 The agent turn runs through a long-lived ADK `Runner` + `InMemorySessionService` with in-process
-tools shaped like the Toolbox tools (`pipeline/models/tests/fake_shop.py`), so it measures the
+tools shaped like the Toolbox tools (`evals/fake_shop.py`), so it measures the
 model and ADK, not the Toolbox round trip. Each turn names a different order and each guard
 message is new, so every measurement pays for its cold embeddings (the embedder caches texts).
 The guards' trained models embed with multilingual-e5-small (one thread), not the MiniLM above.
@@ -17,20 +17,18 @@ import asyncio
 import statistics
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 from google.adk.agents import LlmAgent
 from google.adk.runners import Runner
 from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
+from evals.fake_shop import SHOP_FILE, FakeShop
 from guards.classifier.offline_llm import OfflineGuardrailLlm, OfflineJudgeLlm
 from guards.embedding import Embedder
 from pipeline.models.offline_support import OfflineSupportLlm
 from pipeline.models.prompts import SUPPORT_INSTRUCTION, render_memories
-from pipeline.models.tests.fake_shop import FakeShop
 
-SHOP = Path(__file__).resolve().parents[2] / "pipeline" / "models" / "tests" / "cases" / "shop.yaml"
 GUARD_MESSAGES = [
     "Where is my parcel? It should have come on Monday",
     "Please cancel order 10030, I ordered the wrong size",
@@ -61,7 +59,7 @@ def timed(fn: Callable[[str], object], runs: int, salt: str) -> list[float]:
 
 
 async def agent_turns(embedder: Embedder, runs: int) -> list[float]:
-    shop = FakeShop.from_yaml(SHOP)
+    shop = FakeShop.from_yaml(SHOP_FILE)
     memories = render_memories(["Please leave parcels with the neighbour at number 14"])
     agent = LlmAgent(name="support", model=OfflineSupportLlm.build(embedder),
                      instruction=SUPPORT_INSTRUCTION + "\n" + memories, tools=shop.tools())

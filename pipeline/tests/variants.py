@@ -19,7 +19,7 @@ from google.adk.models.base_llm import BaseLlm
 from db.bootstrap import prepare_database
 from db.embedded import EmbeddedPostgres
 from db.tests.fixtures import pg_folder
-from evals.harness import free_port
+from evals.loopback import free_port, refusing_port, serve_streams
 from guards.embedding import Embedder
 from pipeline.agent.actions import ActionDesk
 from pipeline.agent.support import SupportAgent
@@ -89,12 +89,8 @@ async def _slow_proxy(port: int, delay_s: float) -> AsyncIterator[int]:
         await asyncio.gather(_pipe(client_reader, guard_writer), _pipe(guard_reader, client_writer),
                              return_exceptions=True)
 
-    server = await asyncio.start_server(relay, "127.0.0.1", 0)
-    try:
-        yield server.sockets[0].getsockname()[1]
-    finally:
-        server.close()
-        await server.wait_closed()
+    async with serve_streams(relay) as where:
+        yield where.port
 
 
 @asynccontextmanager
@@ -116,16 +112,18 @@ async def judge_garbage(desk: Desk, settings: Settings, _: Path) -> AsyncIterato
 
 @asynccontextmanager
 async def judge_down(desk: Desk, settings: Settings, _: Path) -> AsyncIterator[Desk]:
-    judge = JudgeClient(settings.model_copy(update={"judge_port": free_port()}))
-    yield _rebuilt(desk, settings, judge=judge)
-    await judge.aclose()
+    with refusing_port() as port:
+        judge = JudgeClient(settings.model_copy(update={"judge_port": port}))
+        yield _rebuilt(desk, settings, judge=judge)
+        await judge.aclose()
 
 
 @asynccontextmanager
 async def masker_down(desk: Desk, settings: Settings, _: Path) -> AsyncIterator[Desk]:
-    masker = MaskerClient(settings.model_copy(update={"masker_port": free_port()}))
-    yield _rebuilt(desk, settings, masker=masker)
-    await masker.aclose()
+    with refusing_port() as port:
+        masker = MaskerClient(settings.model_copy(update={"masker_port": port}))
+        yield _rebuilt(desk, settings, masker=masker)
+        await masker.aclose()
 
 
 @asynccontextmanager
@@ -172,10 +170,11 @@ async def toolbox_down(desk: Desk, settings: Settings, tmp: Path) -> AsyncIterat
 
 @asynccontextmanager
 async def memory_down(desk: Desk, settings: Settings, _: Path) -> AsyncIterator[Desk]:
-    memory = build_memory(settings.model_copy(update={"postgres_port": free_port(), "memory_timeout_s": 2.0}),
-                          embedder=Embedder.load())
-    yield _rebuilt(desk, settings, memory=memory)
-    await memory.aclose()
+    with refusing_port() as port:
+        memory = build_memory(settings.model_copy(update={"postgres_port": port, "memory_timeout_s": 2.0}),
+                              embedder=Embedder.load())
+        yield _rebuilt(desk, settings, memory=memory)
+        await memory.aclose()
 
 
 @asynccontextmanager

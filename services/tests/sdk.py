@@ -1,4 +1,4 @@
-"""a2a-sdk's own client, as a third-party A2A caller of our guards would use it."""
+"""a2a-sdk's own client at the guards under test (the caller itself is `evals/a2a_caller.py`)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,10 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import httpx
-from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
-from a2a.helpers import get_data_parts
-from a2a.types.a2a_pb2 import AgentCard, Message, Part, Role, SendMessageRequest
-from a2a.utils.constants import AGENT_CARD_WELL_KNOWN_PATH
+from a2a.types.a2a_pb2 import AgentCard
 from pydantic import BaseModel
 
+from evals.a2a_caller import MESSAGE_ID, fetch_card, sdk_send
 from guards.proof import PROOF_FIELD
 from services.tests.fixtures import GuardEndpoint
 
@@ -39,10 +37,6 @@ async def sdk_http(headers: dict[str, str] | None = None) -> AsyncIterator[Recor
         yield http
 
 
-async def fetch_card(http: httpx.AsyncClient, url: str, path: str = AGENT_CARD_WELL_KNOWN_PATH) -> AgentCard:
-    return await A2ACardResolver(http, url).get_agent_card(relative_card_path=path)
-
-
 def only_version(card: AgentCard, version: str) -> AgentCard:
     """The card as a client that speaks only protocol `version` would use it."""
     narrowed = AgentCard()
@@ -50,20 +44,6 @@ def only_version(card: AgentCard, version: str) -> AgentCard:
     del narrowed.supported_interfaces[:]
     narrowed.supported_interfaces.extend(i for i in card.supported_interfaces if i.protocol_version == version)
     return narrowed
-
-
-MESSAGE_ID = "test-message"
-
-
-async def sdk_send(http: httpx.AsyncClient, card: AgentCard, text: str) -> list[Any]:
-    """Send `text` with the SDK's client; return the reply's data parts."""
-    client = ClientFactory(ClientConfig(streaming=False, httpx_client=http)).create(card)
-    request = SendMessageRequest(
-        message=Message(message_id=MESSAGE_ID, role=Role.ROLE_USER, parts=[Part(text=text)])
-    )
-    replies = [reply async for reply in client.send_message(request)]
-    assert len(replies) == 1 and replies[0].HasField("message"), replies
-    return get_data_parts(replies[0].message.parts)
 
 
 @dataclass(frozen=True)

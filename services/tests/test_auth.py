@@ -10,14 +10,15 @@ import pytest
 from a2a.utils.constants import AGENT_CARD_WELL_KNOWN_PATH
 from pydantic import SecretStr
 
-from db.tests.fixtures import free_port
+from evals.a2a_caller import fetch_card, sdk_send
+from evals.loopback import free_port
 from guards.proof import GuardKeys
 from pipeline.core.errors import ConfigError
 from pipeline.core.settings import Settings
 from services.common import middleware
 from services.masker.app import build_app
 from services.tests.fixtures import GuardEndpoint, running_guard
-from services.tests.sdk import fetch_card, sdk_http, sdk_send
+from services.tests.sdk import sdk_http
 from services.tests.test_wire import assert_jsonrpc_error, post, send_message_body
 
 TOKEN = secrets.token_urlsafe(24)

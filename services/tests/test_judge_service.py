@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
+from evals.guard_cases import judge_cases
 from guards.judge import RuleSet
 from guards.schema import Verdict
-from services.tests.desk_cases import judge_cases
 from services.tests.fixtures import GuardEndpoint
 from services.tests.sdk import SdkGuard, sdk_guard, sdk_reply
 

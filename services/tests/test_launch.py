@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from db.tests.fixtures import free_port
 from evals.harness import private_settings
+from evals.loopback import free_port, listening_socket, port_of
 from pipeline.core.errors import GuardUnavailable
 from pipeline.core.settings import Settings
 from services.launch import GuardName, service_environment, start_service, stop_service
@@ -82,10 +81,8 @@ def test_a_judge_on_a_hosted_model_gets_only_that_models_key(tmp_path: Path) -> 
 
 
 def test_a_service_that_cannot_bind_is_reported_by_name(base_settings: Settings, tmp_path: Path) -> None:
-    with socket.socket() as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        settings = base_settings.model_copy(update={"masker_port": taken.getsockname()[1]})
+    with listening_socket() as taken:
+        settings = base_settings.model_copy(update={"masker_port": port_of(taken)})
         with pytest.raises(GuardUnavailable, match=r"(?s)masker exited with code \d+.*address already in use"):
             start_service("masker", settings, base_env=os.environ, cwd=tmp_path, timeout_s=60)
 

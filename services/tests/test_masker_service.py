@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
+from evals.guard_cases import masker_cases
 from guards.masker import Masker
 from guards.schema import MaskResult
-from services.tests.desk_cases import masker_cases
 from services.tests.fixtures import GuardEndpoint
 from services.tests.sdk import SdkGuard, sdk_guard, sdk_reply
 

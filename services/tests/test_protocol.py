@@ -7,10 +7,11 @@ import pytest
 from a2a.utils.constants import AGENT_CARD_WELL_KNOWN_PATH
 from pydantic import BaseModel
 
+from evals.a2a_caller import fetch_card, sdk_send
 from guards.schema import MaskResult, Verdict
 from services.common.app import LEGACY_CARD_PATH
 from services.tests.fixtures import GuardEndpoint
-from services.tests.sdk import fetch_card, only_version, sdk_http, sdk_send, verified
+from services.tests.sdk import only_version, sdk_http, verified
 
 REPLY_MODELS: dict[str, type[BaseModel]] = {"judge": Verdict, "masker": MaskResult}
 TEXT = "Hello, could you tell me when order 10042 will arrive?"

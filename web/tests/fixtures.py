@@ -1,30 +1,21 @@
-"""The web app served for real by uvicorn on a free loopback port, on the desk's session services."""
+"""The web app served for real by uvicorn on a loopback socket bound first, on the desk's session services."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Generator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 import httpx
 import pytest
-import uvicorn
 
-from evals.harness import free_port
+from evals.loopback import listening_socket, port_of, serve_uvicorn
 from pipeline import Desk, Settings
 from web.app import server_config
 from web.resources import WebResources, open_resources
 
 #: Limits high enough that tests sharing the session server never trip each other's.
 ROOMY_LIMITS = {"login_max_attempts": 10_000, "chat_max_per_window": 10_000}
-
-
-class _Server(uvicorn.Server):
-    @contextmanager
-    def capture_signals(self) -> Generator[None, None, None]:
-        # Ctrl-C belongs to pytest, not to a server running inside it.
-        yield
 
 
 @dataclass(frozen=True)
@@ -46,21 +37,15 @@ class WebServer:
 
 @asynccontextmanager
 async def serve_web(settings: Settings, pipeline: Desk, **overrides: object) -> AsyncIterator[WebServer]:
-    """Serve `create_app` on a fresh port with `settings` changed by `overrides`."""
-    settings = settings.model_copy(update={"web_port": free_port(), **overrides})
-    async with open_resources(settings, pipeline=pipeline) as desk:
-        server = _Server(server_config(desk, log_level="warning", timeout_graceful_shutdown=5))
-        task = asyncio.create_task(server.serve())
-        while not server.started:
-            if task.done():
-                task.result()
-                raise RuntimeError("uvicorn stopped before it started")
-            await asyncio.sleep(0.01)
-        try:
+    """Serve `create_app` on a fresh port with `settings` changed by `overrides`.
+
+    The port is bound before the settings name it: the app's own URL is fixed before it serves.
+    """
+    with listening_socket() as sock:
+        settings = settings.model_copy(update={"web_port": port_of(sock), **overrides})
+        async with open_resources(settings, pipeline=pipeline) as desk, \
+                serve_uvicorn(server_config(desk, log_level="warning", timeout_graceful_shutdown=5), sock):
             yield WebServer(url=f"http://{settings.web_host}:{settings.web_port}", settings=settings, desk=desk)
-        finally:
-            server.should_exit = True
-            await task
 
 
 @pytest.fixture(scope="session")

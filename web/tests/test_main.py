@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 
-from evals.harness import free_port
+from evals.loopback import free_port, refusing_port
 from services.launch import service_environment
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,8 +57,9 @@ def test_serves_the_desk_on_its_configured_port(desk_settings: Any, toolbox_serv
 
 
 def test_a_dependency_down_at_start_exits_1_without_a_traceback(desk_settings: Any, tmp_path: Path) -> None:
-    settings = desk_settings.model_copy(update={"web_port": free_port(), "toolbox_port": free_port()})
-    process = _start(service_environment(settings, os.environ), tmp_path)
-    _, stderr = process.communicate(timeout=120)
+    with refusing_port() as toolbox_down:
+        settings = desk_settings.model_copy(update={"web_port": free_port(), "toolbox_port": toolbox_down})
+        process = _start(service_environment(settings, os.environ), tmp_path)
+        _, stderr = process.communicate(timeout=120)
     assert process.returncode == 1
     assert "cannot start" in stderr and "Traceback" not in stderr

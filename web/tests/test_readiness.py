@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from pydantic import SecretStr
 
-from evals.harness import free_port
+from evals.loopback import refusing_port
 from web.tests.fixtures import WebServer, serve_web
 
 DEPENDENCIES = {"database", "toolbox", "judge", "masker", "memory", "phoenix"}
@@ -38,7 +38,7 @@ async def test_readyz_with_everything_up(web_server: WebServer) -> None:
     _no_leaks(response.text, web_server)
 
 
-# One dependency pointed at a port where nothing listens (memory: the cloud backend's host).
+# One dependency pointed at a port that refuses connections (memory: the cloud backend's host).
 DOWN: dict[str, dict[str, object]] = {
     "toolbox": {"toolbox_port": "free"},
     "judge": {"judge_port": "free"},
@@ -48,20 +48,21 @@ DOWN: dict[str, dict[str, object]] = {
 }
 
 
-def _resolve(value: object) -> object:
+def _resolve(value: object, port: int) -> object:
     if value == "free":
-        return free_port()
-    return value.format(free=free_port()) if isinstance(value, str) else value
+        return port
+    return value.format(free=port) if isinstance(value, str) else value
 
 
 @pytest.mark.parametrize("down", [*DOWN, "database"])
 async def test_readyz_names_the_dependency_that_is_down(desk_settings: Any, desk: Any, down: str) -> None:
-    overrides = {key: _resolve(value) for key, value in DOWN.get(down, {}).items()}
-    async with serve_web(desk_settings, desk, **overrides) as server:
-        if down == "database":
-            await server.desk.pool.close()
-        async with server.client() as client:
-            response = await client.get("/readyz")
+    with refusing_port() as refused:
+        overrides = {key: _resolve(value, refused) for key, value in DOWN.get(down, {}).items()}
+        async with serve_web(desk_settings, desk, **overrides) as server:
+            if down == "database":
+                await server.desk.pool.close()
+            async with server.client() as client:
+                response = await client.get("/readyz")
     states = response.json()["dependencies"]
     assert states[down] == "down"
     others_up = DEPENDENCIES - {down, "phoenix"} - ({"memory"} if down == "database" else set())

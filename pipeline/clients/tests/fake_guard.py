@@ -1,4 +1,7 @@
-"""A tiny loopback HTTP server that answers like a broken guard: garbage, errors, slowly, or not at all."""
+"""A raw loopback HTTP server that answers like a broken guard: garbage, errors, slowly, or not at all.
+
+Raw streams, not an ASGI app: no ASGI server would hang up without an answer or trickle a body.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +11,8 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
+
+from evals.loopback import serve_streams
 
 #: Makes the `proof` of a reply: (the parsed request, the reply's data part) -> proof.
 Signer = Callable[[dict[str, Any], dict[str, Any]], str]
@@ -77,9 +82,5 @@ async def fake_guard(reply: Reply) -> AsyncIterator[int]:
         finally:
             writer.close()
 
-    server = await asyncio.start_server(answer, "127.0.0.1", 0)
-    try:
-        yield server.sockets[0].getsockname()[1]
-    finally:
-        server.close()
-        await server.wait_closed()
+    async with serve_streams(answer) as where:
+        yield where.port

@@ -10,14 +10,14 @@ import aiohttp
 import pytest
 from pydantic import SecretStr
 
-from db.tests.fixtures import free_port
+from evals.guard_cases import judge_cases, masker_cases
+from evals.loopback import free_port
 from guards.judge import JudgeEngine, RuleSet
 from guards.masker import Masker
 from guards.schema import Verdict
 from pipeline.clients import JudgeClient, MaskerClient
 from pipeline.core import errors
 from pipeline.core.settings import Settings
-from services.tests.desk_cases import judge_cases, masker_cases
 from services.tests.fixtures import GuardEndpoint, running_guard
 
 DETECT = masker_cases("detect.yaml")

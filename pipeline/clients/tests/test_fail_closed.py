@@ -10,7 +10,7 @@ import pytest
 import yaml
 from pydantic import BaseModel, SecretStr
 
-from db.tests.fixtures import free_port
+from evals.loopback import refusing_port
 from guards.proof import GuardKeys
 from guards.schema import MaskResult, Verdict
 from pipeline.clients import JudgeClient, MaskerClient
@@ -110,8 +110,8 @@ async def test_a_slow_guard_times_out_within_its_budget(base_settings: Settings,
 
 @pytest.mark.parametrize("guard", GUARDS)
 async def test_a_guard_that_is_down_is_unavailable(base_settings: Settings, guard: str) -> None:
-    with pytest.raises(errors.GuardUnavailable) as raised:
-        await call(guard, pointed_at(base_settings, free_port()))
+    with refusing_port() as port, pytest.raises(errors.GuardUnavailable) as raised:
+        await call(guard, pointed_at(base_settings, port))
     assert type(raised.value) is errors.GuardUnavailable and raised.value.guard == guard
 
 

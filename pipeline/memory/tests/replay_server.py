@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
-import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
+
+from evals.loopback import serve_app
 
 RECORDINGS = json.loads(Path(__file__).with_name("mem0_cloud_recordings.json").read_text())
 
@@ -54,17 +53,6 @@ async def replay_server(exchanges: dict[str, dict[str, Any]]) -> AsyncIterator[R
     for exchange in exchanges.values():
         state.answer_with(exchange)
     app = Starlette(routes=[Route("/{path:path}", state._handle, methods=["GET", "POST", "PUT", "DELETE"])])
-    # A socket already listening: clients may connect at once (the backlog holds them until
-    # uvicorn accepts), and no other process can take the port in between.
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(16)
-    state.url = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    try:
+    async with serve_app(app) as where:
+        state.url = where.url
         yield state
-    finally:
-        server.should_exit = True
-        await task
-        sock.close()

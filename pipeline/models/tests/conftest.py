@@ -31,8 +31,5 @@ def make_settings() -> Callable[..., Settings]:
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def replay() -> AsyncIterator[ReplayServer]:
-    server = ReplayServer()
-    uvicorn_server, task = await server.serve()
-    yield server
-    uvicorn_server.should_exit = True
-    await task
+    async with ReplayServer().running() as server:
+        yield server

@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
+
+from evals.loopback import serve_app
 
 RECORDINGS = Path(__file__).parent / "recordings"
 
@@ -59,15 +62,9 @@ class ReplayServer:
             Route("/v1/chat/completions", self._handle, methods=["POST"]),
         ])
 
-    async def serve(self) -> tuple[uvicorn.Server, asyncio.Task[None]]:
-        """Start on a free loopback port; returns the server and its task (stop: should_exit)."""
-        server = uvicorn.Server(uvicorn.Config(self.app(), host="127.0.0.1", port=0, log_level="warning",
-                                               lifespan="off"))
-        task = asyncio.create_task(server.serve())
-        while not server.started:
-            if task.done():
-                task.result()
-            await asyncio.sleep(0.01)
-        port = server.servers[0].sockets[0].getsockname()[1]
-        self.base_url = f"http://127.0.0.1:{port}"
-        return server, task
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[ReplayServer]:
+        """Serve on a fresh loopback port (`base_url`) until the block ends."""
+        async with serve_app(self.app()) as where:
+            self.base_url = where.url
+            yield self

@@ -22,11 +22,11 @@ from google.adk.runners import Runner
 from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
+from evals.fake_shop import SHOP_FILE, FakeShop
 from guards.llm.hosted import build_hosted
 from pipeline.core.errors import ModelRefused, ModelUnavailable
 from pipeline.core.settings import Settings
 from pipeline.models.prompts import SUPPORT_INSTRUCTION
-from pipeline.models.tests.fake_shop import FakeShop
 from pipeline.models.tests.replay_server import Exchange, ReplayServer
 
 CASES = yaml.safe_load((Path(__file__).parent / "cases" / "adapter_cases.yaml").read_text(encoding="utf-8"))
@@ -110,7 +110,7 @@ async def test_turn_through_runner(provider: str, replay: ReplayServer,
     folder = "gemini" if provider == "gemini" else "openai"
     llm = _model({"provider": provider}, replay, make_settings)
     replay.load([Exchange.recorded(f"{folder}/tool_call.json"), Exchange.recorded(f"{folder}/final_answer.json")])
-    shop = FakeShop.from_yaml(Path(__file__).parent / "cases" / "shop.yaml")
+    shop = FakeShop.from_yaml(SHOP_FILE)
     agent = LlmAgent(name="support", model=llm, instruction=SUPPORT_INSTRUCTION, tools=shop.tools())
     sessions = InMemorySessionService()
     runner = Runner(app_name="adapters", agent=agent, session_service=sessions)

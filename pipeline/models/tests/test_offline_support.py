@@ -15,11 +15,11 @@ from google.adk.runners import Runner
 from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
+from evals.fake_shop import SHOP_FILE, FakeShop
 from guards.embedding import Embedder
 from pipeline.models.offline_support import OfflineSupportLlm
 from pipeline.models.prompts import SUPPORT_INSTRUCTION
 from pipeline.models.request_view import with_memories
-from pipeline.models.tests.fake_shop import FakeShop
 
 CASES_DIR = Path(__file__).parent / "cases"
 CASES = yaml.safe_load((CASES_DIR / "support_cases.yaml").read_text(encoding="utf-8"))
@@ -37,7 +37,7 @@ async def _run_turn(runner: Runner, session_id: str, message: str) -> list[Event
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 async def test_support_case(case: dict[str, Any], support_llm: OfflineSupportLlm) -> None:
-    shop = FakeShop.from_yaml(CASES_DIR / "shop.yaml")
+    shop = FakeShop.from_yaml(SHOP_FILE)
     memories = case.get("memories", [])
 
     def add_memories(_: CallbackContext, llm_request: LlmRequest) -> None:

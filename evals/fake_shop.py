@@ -2,7 +2,8 @@
 
 Same names, model-visible parameters and `{"rows": [...], "row_count": n}` results as the real
 tools, with the customer's e-mail bound by the test (the model never sees it), so the offline
-model can be driven through a real ADK `Runner` without PostgreSQL.
+model can be driven through a real ADK `Runner` without PostgreSQL: by the model tests and by
+`evals/benchmarks/bench_models.py`, which is why it lives here and not among the tests.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from google.genai import types
 
 from pipeline.agent.policy import ACTIONS
 
+#: The shop both use: one customer's orders, and another's they must never see.
+SHOP_FILE = Path(__file__).with_name("fake_shop.yaml")
 Result = dict[str, Any]
 _STR = types.Schema(type=types.Type.STRING)
 
