@@ -1,9 +1,12 @@
 """One turn, in this order, every time: sanitizer → judge → guardrail → recall → agent → masker → save.
 
-Memory recall starts once the Judge allows and runs while the Guardrail decides; a turn the
-Guardrail blocks throws its result away. Every turn ends in `pipeline.endings`: an outcome here
-(answered, blocked), a failure in the desk's `finish_with` — a guard that cannot answer never
-means "allow".
+The Guardrail decides while the Judge's round trip is in flight (the Judge works in its own
+process, so the two share the machine's cores instead of taking turns), but its verdict is read
+only once the Judge has allowed: a turn the Judge blocks or fails discards it unseen, and the
+events still come in chain order. Memory recall starts once the Judge allows and runs while the
+Guardrail finishes; a turn the Guardrail blocks throws its result away. Every turn ends in
+`pipeline.endings`: an outcome here (answered, blocked), a failure in the desk's `finish_with` —
+a guard that cannot answer never means "allow".
 
 Memories are untrusted (`pipeline.memory.screening`): recalled ones are screened by the policy and
 the Judge before the agent sees them, and a preference is screened by the Judge before it is
@@ -34,6 +37,7 @@ from pipeline.core.errors import GuardUnavailable, MemoryBackendError, ModelRefu
 from pipeline.core.settings import Settings
 from pipeline.endings import Ending, answered, blocked, end_turn
 from pipeline.events import StepName, ToolEvent
+from pipeline.guardrail import GuardrailResult
 from pipeline.memory.policy import worth_saving
 from pipeline.memory.records import Recall
 from pipeline.memory.screening import screen_recall
@@ -47,10 +51,12 @@ from toolbox.scope import ToolScope, bound_to
 class StepTimer:
     started: float = field(default_factory=time.perf_counter)
     outcome: tuple[str, dict[str, Any]] | None = None
+    #: The step's own duration when its work ran before the step was entered (the Guardrail).
+    took_ms: float | None = None
 
     @property
     def ms(self) -> float:
-        return (time.perf_counter() - self.started) * 1000
+        return self.took_ms if self.took_ms is not None else (time.perf_counter() - self.started) * 1000
 
     def end(self, status: str, **detail: Any) -> None:
         self.outcome = (status, detail)
@@ -116,18 +122,26 @@ class Turn:
             self._end(blocked("sanitizer", cleaned.reason or "message rejected", cleaned.reason))
             return
         message = cleaned.text
+        guardrail = asyncio.create_task(self._timed_guardrail(message))
+        try:
+            await self._guarded(message, pending, guardrail)
+        finally:
+            await _discard(guardrail)
+
+    async def _guarded(self, message: str, pending: str | None,
+                       guardrail: asyncio.Task[tuple[GuardrailResult, float]]) -> None:
         judged = await self._judge(message)
         if judged is not None:
             self.recorder.step("recall", "skipped", reason="turn blocked")
             self._end(blocked("judge", judged))
             return
-        # Recall overlaps the Guardrail only: started beside the Judge it competed with the Judge's
-        # round trip for the two cores and slowed every blocked turn for a result it threw away.
+        # Recall waits for the Judge: started beside it and the Guardrail, a third task competed for
+        # the two cores and slowed every blocked turn for a result it threw away.
         # The customer's reply to a pending action (pipeline/confirm.py); None-like without a signer.
         confirmation = Confirmation.read(self.signer, pending, message, self.email)
         recall = asyncio.create_task(self._timed_recall(message))
         try:
-            off_topic = await self._guardrail(message)
+            off_topic = await self._guardrail(guardrail)
             # A bare "yes"/"no" may read as off-topic; it is let through only as the exact word,
             # answering a pending action this desk signed for this very customer.
             if off_topic is not None and not confirmation.verified:
@@ -140,9 +154,7 @@ class Turn:
                           kept=[m.model_dump() for m in memories.kept],
                           dropped=[d.model_dump() for d in memories.dropped])
         finally:
-            if not recall.done():
-                recall.cancel()
-            await asyncio.gather(recall, return_exceptions=True)
+            await _discard(recall)
         if confirmation.settles:
             answer, proposal = await self._settle(confirmation), None
         else:
@@ -176,10 +188,15 @@ class Turn:
             timer.end(_status(verdict), **verdict.model_dump())
         return verdict.reason if verdict.verdict == "block" else None
 
-    async def _guardrail(self, message: str) -> str | None:
-        """The Guardrail's reason when the message is off-topic, else None."""
+    async def _timed_guardrail(self, message: str) -> tuple[GuardrailResult, float]:
+        started = time.perf_counter()
+        checked = await self.services.guardrail.check(message)
+        return checked, (time.perf_counter() - started) * 1000
+
+    async def _guardrail(self, check: asyncio.Task[tuple[GuardrailResult, float]]) -> str | None:
+        """The Guardrail's reason when the message is off-topic, else None (its work already started)."""
         with self.step("guardrail") as timer:
-            checked = await self.services.guardrail.check(message)
+            checked, timer.took_ms = await check
             self.budget.add_tokens(input_tokens=checked.input_tokens, output_tokens=checked.output_tokens)
             timer.end(_status(checked.verdict), **checked.verdict.model_dump())
         return checked.verdict.reason if checked.verdict.verdict == "block" else None
@@ -222,3 +239,10 @@ class Turn:
 
 def _status(verdict: Verdict) -> str:
     return "blocked" if verdict.verdict == "block" else "ok"
+
+
+async def _discard(task: asyncio.Task[Any]) -> None:
+    """Stop a task whose result is no longer wanted, and collect its outcome (nothing goes unretrieved)."""
+    if not task.done():
+        task.cancel()
+    await asyncio.gather(task, return_exceptions=True)

@@ -11,6 +11,7 @@ and their model cards sit beside them.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncGenerator
 from pathlib import Path
 from typing import ClassVar, Literal
@@ -74,7 +75,9 @@ class _ClassifierLlm(BaseLlm):
     async def generate_content_async(
         self, llm_request: LlmRequest, stream: bool = False
     ) -> AsyncGenerator[LlmResponse, None]:
-        verdict = self.decide(latest_user_text(llm_request))
+        # In a worker thread: the embedding is ~20 ms of C code that releases the GIL, so the event
+        # loop keeps serving (and the desk's Guardrail overlaps the Judge's round trip).
+        verdict = await asyncio.to_thread(self.decide, latest_user_text(llm_request))
         yield model_response(llm_request, [types.Part(text=verdict.model_dump_json())],
                              {"role": self.model, **verdict.model_dump()})
 

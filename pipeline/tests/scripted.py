@@ -32,6 +32,15 @@ class _ScriptedLlm(BaseLlm):
         yield self.reply()
 
 
+class GarbledVerdictLlm(_ScriptedLlm):
+    """A guard model that answers prose instead of the verdict JSON."""
+
+    model: str = "scripted-garbled-verdict"
+
+    def reply(self) -> LlmResponse:
+        return LlmResponse(content=types.Content(role="model", parts=[types.Part(text="Sure! Happy to help.")]))
+
+
 class LoopingLlm(_ScriptedLlm):
     """Asks for the same tool call with the same arguments every time."""
 

@@ -21,6 +21,7 @@ from db.embedded import EmbeddedPostgres
 from db.tests.fixtures import pg_folder
 from evals.loopback import free_port, refusing_port, serve_streams
 from guards.embedding import Embedder
+from guards.judge.rules import RuleSet
 from pipeline.agent.actions import ActionDesk
 from pipeline.agent.support import SupportAgent
 from pipeline.agent.tools import desk_tools
@@ -29,9 +30,10 @@ from pipeline.clients.masker import MaskerClient
 from pipeline.clients.tests.fake_guard import Reply, fake_guard
 from pipeline.core.settings import Settings
 from pipeline.desk import Desk
+from pipeline.guardrail import Guardrail
 from pipeline.memory.factory import build_memory
 from pipeline.models.factory import build_llm
-from pipeline.tests.scripted import LoopingLlm, RefusingLlm
+from pipeline.tests.scripted import GarbledVerdictLlm, LoopingLlm, RefusingLlm
 from toolbox.client import ToolboxGateway
 from toolbox.server import ToolboxServer
 
@@ -155,6 +157,11 @@ async def refusing_model(desk: Desk, settings: Settings, _: Path) -> AsyncIterat
 
 
 @asynccontextmanager
+async def guardrail_garbage(desk: Desk, settings: Settings, _: Path) -> AsyncIterator[Desk]:
+    yield _rebuilt(desk, settings, guardrail=Guardrail(GarbledVerdictLlm(), RuleSet.load().fast_path))
+
+
+@asynccontextmanager
 async def toolbox_down(desk: Desk, settings: Settings, tmp: Path) -> AsyncIterator[Desk]:
     own = settings.model_copy(update={"toolbox_port": free_port(), "toolbox_jwks_port": free_port()})
     server = ToolboxServer(own, log_path=tmp / "toolbox.log")
@@ -210,6 +217,6 @@ async def _stopped_database(desk: Desk, settings: Settings, tmp: Path, pgdata: P
 VARIANTS: dict[str, Variant] = {
     "plain": plain, "slow_judge": slow_judge, "judge_garbage": judge_garbage, "judge_down": judge_down,
     "masker_down": masker_down, "masker_hangs": masker_hangs, "looping_model": looping_model,
-    "refusing_model": refusing_model,
+    "refusing_model": refusing_model, "guardrail_garbage": guardrail_garbage,
     "toolbox_down": toolbox_down, "memory_down": memory_down, "database_down": database_down,
 }
