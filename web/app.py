@@ -16,7 +16,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from web import auth, chat
-from web.headers import SecurityHeaders
+from web.http import SecurityHeaders
 from web.resources import WebResources
 
 STATIC = Path(__file__).parent / "static"

@@ -9,7 +9,7 @@ from starlette.responses import JSONResponse, Response
 
 from db.accounts import LOGIN_FAILED, Account, PasswordChecksBusy, normalise_email
 from web import devices
-from web.bodies import read_json
+from web.http import read_json
 from web.resources import WebResources
 from web.sessions import COOKIE
 

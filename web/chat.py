@@ -17,7 +17,7 @@ from starlette.types import Receive, Scope, Send
 
 from pipeline import MAX_TOKEN_CHARS, CustomerSession, Event, for_customer
 from web.auth import current_account, resources
-from web.bodies import read_json
+from web.http import read_json
 
 NDJSON = "application/x-ndjson"
 

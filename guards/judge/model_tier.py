@@ -11,7 +11,7 @@ from google.adk.models import BaseLlm, LlmRequest, LlmResponse
 from google.genai import types
 
 from guards.classifier.offline_llm import OfflineJudgeLlm
-from guards.llm.hosted import OFFLINE, build_hosted
+from guards.llm.providers import OFFLINE, build_hosted
 from guards.llm_verdict import parse_llm_verdict
 from guards.schema import Verdict
 from pipeline.core.errors import GuardProtocolError

@@ -1,4 +1,6 @@
-"""Hosted model adapters: ADK's `Gemini` and `LiteLlm`, built so that only `ResilientLlm` retries.
+"""Hosted models: ADK's `Gemini` and `LiteLlm`, built so that only `ResilientLlm` retries, and
+`build_hosted`, the configured one wrapped once (shared by the desk and the Judge service, which
+may import only the guards and the kernel); the same model serves every role.
 
 A provider that cannot be built (no key, unknown model name, LiteLLM not installed, unknown
 LiteLLM provider) raises `ConfigError` at start-up; nothing falls back to the offline model.
@@ -14,10 +16,13 @@ from google.adk.models.google_llm import Gemini
 from google.genai import types
 from pydantic import SecretStr
 
+from guards.llm.resilient import ResilientLlm
 from pipeline.core.errors import ConfigError
 from pipeline.core.outbound import on_this_machine, refuse_outside_calls
+from pipeline.core.settings.guard_sections import ModelSection
 
 LITELLM_PREFIX = "litellm/"
+OFFLINE = "offline"
 
 
 def build_gemini(model: str, api_key: SecretStr | None, *, base_url: str | None = None) -> Gemini:
@@ -62,3 +67,21 @@ def build_litellm(spec: str, api_base: str | None, api_key: SecretStr | None) ->
     key = api_key.get_secret_value() if api_key is not None else "unused"
     return LiteLlm(model=f"{provider}/{model}", api_base=api_base, api_key=key,
                    num_retries=0, max_retries=0)
+
+
+def build_hosted(settings: ModelSection, *, gemini_base_url: str | None = None,
+                 backoff_initial_s: float = 0.5) -> BaseLlm:
+    """The configured hosted model, wrapped; the same model serves every role.
+
+    `gemini_base_url` redirects Gemini (recorded-payload tests, a proxy); `backoff_initial_s`
+    is the first retry wait (doubling, with jitter, up to 8 s).
+    """
+    name = settings.model_name
+    if name.startswith(LITELLM_PREFIX):
+        inner = build_litellm(name, settings.litellm_api_base, settings.litellm_api_key)
+    else:
+        inner = build_gemini(name, settings.google_api_key, base_url=gemini_base_url)
+    return ResilientLlm.wrap(inner, timeout_s=settings.model_timeout_s,
+                             max_retries=settings.model_max_retries,
+                             max_output_tokens=settings.model_max_output_tokens,
+                             backoff_initial_s=backoff_initial_s)

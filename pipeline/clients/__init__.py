@@ -1,7 +1,6 @@
 """Pipeline-side clients of the guard services (A2A JSON-RPC, fail closed)."""
 
 from pipeline.clients.channel import GuardChannel, GuardClient
-from pipeline.clients.judge import JudgeClient
-from pipeline.clients.masker import MaskerClient
+from pipeline.clients.guards import JudgeClient, MaskerClient
 
 __all__ = ["GuardChannel", "GuardClient", "JudgeClient", "MaskerClient"]

@@ -24,7 +24,7 @@ from pipeline.memory.records import Dropped, Memory, Recall
 
 
 class Screener(Protocol):
-    """The Security Judge as the memory screening sees it (`pipeline.clients.judge.JudgeClient`)."""
+    """The Security Judge as the memory screening sees it (`pipeline.clients.guards.JudgeClient`)."""
 
     async def screen(self, text: str) -> Verdict: ...
 

@@ -3,7 +3,7 @@
 - `offline`: the deterministic local model of the role, sharing the injected embedder;
 - a Gemini model name: ADK `Gemini`;
 - `litellm/<provider>/<model>` (+ `LITELLM_API_BASE`): ADK `LiteLlm`.
-Hosted models are built by `guards/llm/hosted.py` (wrapped: timeout, retry, output cap, refusals).
+Hosted models are built by `guards/llm/providers.py` (wrapped: timeout, retry, output cap, refusals).
 Build each role once per process and share it; a model instance serves concurrent turns.
 """
 
@@ -14,7 +14,7 @@ from typing import Literal
 from google.adk.models.base_llm import BaseLlm
 
 from guards.classifier.offline_llm import OfflineGuardrailLlm, OfflineJudgeLlm
-from guards.llm.hosted import OFFLINE, build_hosted
+from guards.llm.providers import OFFLINE, build_hosted
 from pipeline.core.errors import ConfigError
 from pipeline.core.settings.guard_sections import ModelSection
 from pipeline.models.exemplars import TextEmbedder

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from evals.harness import free_port
-from pipeline.clients.judge import JudgeClient
+from pipeline.clients.guards import JudgeClient
 from pipeline.core.errors import GuardUnavailable
 from pipeline.core.settings import Settings
 from pipeline.desk import CustomerSession, Desk

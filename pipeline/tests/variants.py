@@ -25,8 +25,7 @@ from guards.judge.rules import RuleSet
 from pipeline.agent.actions import ActionDesk
 from pipeline.agent.support import SupportAgent
 from pipeline.agent.tools import desk_tools
-from pipeline.clients.judge import JudgeClient
-from pipeline.clients.masker import MaskerClient
+from pipeline.clients.guards import JudgeClient, MaskerClient
 from pipeline.clients.tests.fake_guard import Reply, fake_guard
 from pipeline.core.settings import Settings
 from pipeline.desk import Desk

@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from db.accounts import LOGIN_FAILED
-from web.headers import SECURITY_HEADERS
+from web.http import SECURITY_HEADERS
 from web.sessions import COOKIE
 from web.tests.fixtures import ROOMY_LIMITS, WebServer, serve_web
 

@@ -13,7 +13,7 @@ from pipeline import FinalEvent, TurnEvent, parse_event
 from pipeline.redact import GUARD_REASONS
 from pipeline.tests.variants import masker_down, slow_judge
 from web.chat import NDJSON
-from web.headers import SECURITY_HEADERS
+from web.http import SECURITY_HEADERS
 from web.tests.fixtures import ROOMY_LIMITS, WebServer, serve_web
 
 CUSTOMER = "diego.alvarez@example.com"

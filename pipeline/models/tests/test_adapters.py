@@ -23,7 +23,7 @@ from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
 from evals.fake_shop import SHOP_FILE, FakeShop
-from guards.llm.hosted import build_hosted
+from guards.llm.providers import build_hosted
 from pipeline.core.errors import ModelRefused, ModelUnavailable
 from pipeline.core.settings import Settings
 from pipeline.models.prompts import SUPPORT_INSTRUCTION

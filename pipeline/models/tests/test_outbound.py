@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from guards.llm.hosted import build_hosted
+from guards.llm.providers import build_hosted
 from pipeline.core.errors import ConfigError
 from pipeline.core.outbound import HOSTED_SWITCHES, OFFLINE_ONLY_ENV, on_this_machine
 from pipeline.core.settings import Settings

@@ -1,8 +1,15 @@
-"""Security headers on every response, streamed ones included (pure ASGI, so nothing is buffered)."""
+"""HTTP plumbing shared by every route: security headers on each response (pure ASGI, so streamed
+ones are not buffered), and JSON request bodies read within a byte limit, with the status code
+each failure deserves."""
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from starlette.datastructures import MutableHeaders
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 # Scripts and styles only from our own files: no inline script, no CDN, no framing.
@@ -37,3 +44,23 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+async def read_json(request: Request, *, max_bytes: int) -> Any:
+    """413 past `max_bytes` (declared or streamed), 415 unless JSON is declared, 400 if it does not parse."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > max_bytes):
+        raise HTTPException(413, "That message is too large.")
+    media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if media_type != "application/json":
+        raise HTTPException(415, "Send the request as application/json.")
+    body = bytearray()
+    # A chunked upload has no Content-Length: count while reading, never buffer past the limit.
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > max_bytes:
+            raise HTTPException(413, "That message is too large.")
+    try:
+        return json.loads(body)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise HTTPException(400, "The request body is not valid JSON.") from None
