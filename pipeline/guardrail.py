@@ -25,6 +25,7 @@ from pipeline.models.prompts import GUARDRAIL_INSTRUCTION
 
 APP = "supportdesk-guardrail"
 VERDICT_TOKENS = 256
+WARM_UP_PROBE = "Hello, I have a question about my order."
 @dataclass(frozen=True)
 class GuardrailResult:
     verdict: Verdict
@@ -46,6 +47,14 @@ class Guardrail:
         fast = fast_verdict(text, self._fast_path)
         if fast is not None:
             return GuardrailResult(fast)
+        return await self._ask_model(text)
+
+    async def warm_up(self) -> None:
+        """Ask the model once, at start-up: ADK's first run initialises for a few hundred ms on the
+        event loop, which must not happen during a customer's turn, beside the Judge's round trip."""
+        await self._ask_model(WARM_UP_PROBE)
+
+    async def _ask_model(self, text: str) -> GuardrailResult:
         # A fresh session per turn: no earlier message can steer this decision.
         session = await self._sessions.create_session(app_name=APP, user_id="guardrail",
                                                       session_id=uuid.uuid4().hex)

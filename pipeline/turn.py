@@ -139,7 +139,8 @@ class Turn:
         # the two cores and slowed every blocked turn for a result it threw away.
         # The customer's reply to a pending action (pipeline/confirm.py); None-like without a signer.
         confirmation = Confirmation.read(self.signer, pending, message, self.email)
-        recall = asyncio.create_task(self._timed_recall(message))
+        # A reply that settles a pending action is answered from what was signed: nothing to recall.
+        recall = None if confirmation.settles else asyncio.create_task(self._timed_recall(message))
         try:
             off_topic = await self._guardrail(guardrail)
             # A bare "yes"/"no" may read as off-topic; it is let through only as the exact word,
@@ -148,14 +149,18 @@ class Turn:
                 self.recorder.step("recall", "skipped", reason="turn blocked")
                 self._end(blocked("guardrail", off_topic))
                 return
-            with self.step("recall") as timer:
-                memories, recall_ms, screen_ms = await recall
-                timer.end("ok", recall_ms=round(recall_ms, 3), screen_ms=round(screen_ms, 3),
-                          kept=[m.model_dump() for m in memories.kept],
-                          dropped=[d.model_dump() for d in memories.dropped])
+            if recall is None:
+                self.recorder.step("recall", "skipped", reason="the reply settles a pending action")
+            else:
+                with self.step("recall") as timer:
+                    memories, recall_ms, screen_ms = await recall
+                    timer.end("ok", recall_ms=round(recall_ms, 3), screen_ms=round(screen_ms, 3),
+                              kept=[m.model_dump() for m in memories.kept],
+                              dropped=[d.model_dump() for d in memories.dropped])
         finally:
-            await _discard(recall)
-        if confirmation.settles:
+            if recall is not None:
+                await _discard(recall)
+        if recall is None:
             answer, proposal = await self._settle(confirmation), None
         else:
             answer, proposal = await self._answer(message, [m.text for m in memories.kept])

@@ -24,10 +24,12 @@ async def build_services(settings: Settings) -> DeskServices:
     await gateway.load()
     llms = build_llms(settings, ("guardrail", "agent"), embedder=embedder)
     actions = ActionDesk(gateway)
+    guardrail = Guardrail(llms["guardrail"], RuleSet.load().fast_path)
+    await guardrail.warm_up()
     return DeskServices(
         judge=JudgeClient(settings),
         masker=MaskerClient(settings),
-        guardrail=Guardrail(llms["guardrail"], RuleSet.load().fast_path),
+        guardrail=guardrail,
         agent=SupportAgent(llms["agent"], desk_tools(gateway, actions),
                            max_output_tokens=settings.model_max_output_tokens,
                            history_max_messages=settings.history_max_messages),

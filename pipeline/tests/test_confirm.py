@@ -63,6 +63,9 @@ async def test_a_request_writes_only_after_yes_and_only_once(desk: Desk, desk_se
     assert proposed.pending is not None
     done = await _turn(desk, shop_customer.email, "yes", proposed.pending.token)
     assert done.status == "answered" and done.pending is None and "is recorded" in done.answer, done
+    record = json.loads((desk_settings.runs_dir / f"{done.turn_id}.json").read_text(encoding="utf-8"))
+    recall = [e["status"] for e in record["events"] if e["type"] == "step" and e["name"] == "recall"]
+    assert recall == ["skipped"]  # a yes is carried out as signed: memories play no part
     rows = await _rows(desk_settings, shop_customer.email)
     assert len(rows) == 1
     row = rows[0]
