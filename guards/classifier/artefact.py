@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from guards.classifier import mlp
 from guards.classifier.embedders import Design, TextVectors, shared_embedder
 from guards.classifier.features import Features, Floats, NgramSpec, ngrams
 from guards.classifier.logreg import probabilities
@@ -34,6 +35,7 @@ class ModelMeta(BaseModel):
     max_n: int = Field(gt=0)
     max_chars: int = Field(gt=0)
     dense_scale: float
+    hidden: int = Field(default=0, ge=0, description="Hidden units over the embedding; 0 = logistic regression")
     threshold: float = Field(description="Block iff P(block) >= threshold (calibrated on dev data)")
     threshold_rule: str
     training_counts: dict[str, dict[str, int]] = Field(description="source -> label -> texts")
@@ -86,7 +88,8 @@ class Classifier:
             weights = np.load(io.BytesIO(data[f"{name}.weights.npy"]), allow_pickle=False)
         except (OSError, ValueError) as exc:
             raise ConfigError(f"guard model {name} in {directory} cannot be read: {exc}") from exc
-        if weights.shape != (meta.dims + meta.buckets + 1,):
+        width = mlp.size(meta.dims, meta.buckets, meta.hidden) if meta.hidden else meta.dims + meta.buckets + 1
+        if weights.shape != (width,):
             raise ConfigError(f"guard model {name}: weights shape {weights.shape} does not fit its meta")
         embedder = shared_embedder(meta.design) if meta.design else None
         return cls(meta, weights, embedder)
@@ -94,7 +97,8 @@ class Classifier:
     def scores(self, texts: Sequence[str]) -> Floats:
         dense = (self._embedder.embed(texts) if self._embedder
                  else np.zeros((len(texts), 0), dtype=np.float32))
-        return probabilities(self._weights, featurize(texts, dense, self.meta.spec), self.meta.dense_scale)
+        return probabilities(self._weights, featurize(texts, dense, self.meta.spec), self.meta.dense_scale,
+                             self.meta.hidden)
 
     def score(self, text: str) -> float:
         return float(self.scores([text])[0])

@@ -28,6 +28,12 @@ def figures_table(figures: Sequence[Figure]) -> list[str]:
     return rows
 
 
+def _head(meta: ModelMeta) -> str:
+    if not meta.hidden:
+        return "Logistic regression"
+    return f"A {meta.hidden}-unit ReLU layer on the embedding, then one logistic output with the n-grams,"
+
+
 def write_card(meta: ModelMeta, pins: dict[str, str], figures: Sequence[Figure],
                per_source: dict[str, Rate], designs: dict[str, Sequence[Figure]], command: str) -> str:
     counts = Counter({s: sum(c.values()) for s, c in meta.training_counts.items()})
@@ -38,7 +44,7 @@ def write_card(meta: ModelMeta, pins: dict[str, str], figures: Sequence[Figure],
         f"Label 1 = block ({'an attack' if meta.guard == 'judge' else 'off topic'}).",
         "",
         "## Model",
-        f"- Logistic regression over [{meta.design or 'no'} sentence embedding ({meta.dims} dims, "
+        f"- {_head(meta)} over [{meta.design or 'no'} sentence embedding ({meta.dims} dims, "
         f"scaled x{meta.dense_scale:g})] + [hashed character {meta.min_n}-{meta.max_n}-grams of the "
         f"NFKC/case-folded text, {meta.buckets} CRC-32 buckets, log(1+count), L2-normalised].",
         f"- Threshold: block iff P(block) >= {meta.threshold:.4f}. Chosen as the {meta.threshold_rule}.",

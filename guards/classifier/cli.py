@@ -9,6 +9,7 @@ from typing import Any, get_args
 from guards.classifier import datasets
 from guards.classifier.data import Guard
 from guards.classifier.embedders import Design
+from guards.classifier.logreg import FitParams
 from guards.classifier.train import DESIGNS, Options, run
 
 
@@ -27,7 +28,8 @@ def _train(args: argparse.Namespace) -> int:
     guards: list[Guard] = ["judge", "guardrail"] if args.guard == "all" else [args.guard]
     for guard in guards:
         options = Options(root=args.root, cache_dir=None if args.no_cache else Options().cache_dir,
-                          out_dir=args.out or out[guard], sample=args.sample, designs=args.designs)
+                          out_dir=args.out or out[guard], sample=args.sample, designs=args.designs,
+                          params=FitParams(dense_scale=args.dense_scale, hidden=args.hidden))
         run(guard, options)
     return 0
 
@@ -40,6 +42,10 @@ def register(commands: Any) -> None:
     parser.add_argument("--designs", type=_designs, default=DESIGNS,
                         help="embedder designs to compare, comma-separated (e5, minilm, ngram); the "
                              "guard's chosen design is written")
+    parser.add_argument("--hidden", type=int, default=FitParams.hidden,
+                        help="hidden units of an MLP head over the embedding (0 = logistic regression)")
+    parser.add_argument("--dense-scale", type=float, default=FitParams.dense_scale,
+                        help="weight of the embedding columns against the n-grams under one L2 penalty")
     parser.add_argument("--out", type=Path, default=None, help="folder for the model files (default: the guard's)")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write .supportdesk/ embeddings")
     parser.set_defaults(handler=_train)

@@ -26,6 +26,8 @@ JUDGE_CASES = REPO / "evals" / "cases" / "judge"
 GUARDRAIL_CASES = REPO / "pipeline" / "models" / "tests" / "cases" / "guardrail_cases.yaml"
 JUDGE_MODEL_CASES = REPO / "pipeline" / "models" / "tests" / "cases" / "judge_cases.yaml"
 EXEMPLARS = Path(__file__).resolve().with_name("training")
+#: Training texts written for this desk (all dev): retail turns, off-topic turns, attacks.
+WRITTEN = Path(__file__).resolve().with_name("texts")
 SEED = 20261201
 #: Most items taken from one public set (or one part of it) for training: what two shared cores
 #: embed and fit in minutes. A sample of at most `_POOL` in seeded order, cut to `PER_SET`.
@@ -88,6 +90,21 @@ def exemplar_texts() -> dict[str, list[str]]:
             "off_topic": [e["text"] for e in guard["off_topic"]]}
 
 
+def written(guard: Guard) -> list[Example]:
+    """The desk's written training texts, labelled for `guard` (attacks teach the Judge only)."""
+    labels: dict[str, dict[Guard, int]] = {"retail": {"judge": 0, "guardrail": 0},
+                                           "off_topic": {"judge": 0, "guardrail": 1},
+                                           "attacks": {"judge": 1}}
+    out = []
+    for name, by_guard in labels.items():
+        if guard not in by_guard:
+            continue
+        for item in yaml.safe_load((WRITTEN / f"{name}.yaml").read_text("utf-8"))["texts"]:
+            tags = {k: str(v) for k, v in item.items() if k != "text"}
+            out.append(Example(item["text"], by_guard[guard], f"desk:written-{name}", tags))
+    return out
+
+
 def _public(guard: Guard, root: Path) -> list[Example]:
     labels = scope().public_labels
     on_intents = set(labels["clinc150"]["on_topic"])
@@ -117,6 +134,7 @@ def corpus(guard: Guard, root: Path = datasets.DEFAULT_ROOT) -> Corpus:
     sides = (("attack", 1), ("benign", 0)) if guard == "judge" else (("on_topic", 0), ("off_topic", 1))
     for side, label in sides:
         train += _examples(ex[side], label, "desk:exemplars")
+    train += written(guard)
     if guard == "judge":  # the Guardrail's exemplars are harmless text for the Judge
         train += _examples(ex["on_topic"] + ex["off_topic"], 0, "desk:exemplars")
     for example, split, only in desk_cases():

@@ -72,7 +72,7 @@ def out_of_fold(features: Features, labels: npt.NDArray[np.int64], weights: npt.
     for k in range(FOLDS):
         train, held = np.flatnonzero(folds != k), np.flatnonzero(folds == k)
         w = fit(features.take(train), labels[train], weights[train], params)
-        out[held] = probabilities(w, features.take(held), params.dense_scale)
+        out[held] = probabilities(w, features.take(held), params.dense_scale, params.hidden)
     return out
 
 
@@ -101,5 +101,5 @@ def leave_one_source_out(features: Features, labels: npt.NDArray[np.int64], weig
         on_fold(source)
         train, test = np.flatnonzero(src != source), np.flatnonzero(src == source)
         w = fit(features.take(train), labels[train], weights[train], params)
-        out[source] = probabilities(w, features.take(test), params.dense_scale)
+        out[source] = probabilities(w, features.take(test), params.dense_scale, params.hidden)
     return out

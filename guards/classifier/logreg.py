@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from guards.classifier import mlp
 from guards.classifier.features import Features, Floats
 
 Weights = npt.NDArray[np.float64]
@@ -23,8 +24,12 @@ class FitParams:
     steps: int = 200
     learning_rate: float = 0.1
     #: Dense (embedding) columns are multiplied by this before the linear layer: it sets how much
-    #: the embedding counts against the n-grams under the same L2 penalty.
-    dense_scale: float = 1.0
+    #: the embedding counts against the n-grams under the same L2 penalty. The n-grams learn each
+    #: source's style, the embedding its meaning: held out, x3 took the Guardrail's retail false
+    #: blocks from 3.0% to 1.2% against x1; x6 blocked less off-topic (40% against 45%).
+    dense_scale: float = 3.0
+    #: Units of a hidden layer over the embedding (`mlp`); 0 = a logistic regression.
+    hidden: int = 0
 
 
 class _Design:
@@ -54,7 +59,9 @@ class _Design:
         return grad
 
 
-def probabilities(weights: Weights, features: Features, dense_scale: float) -> Floats:
+def probabilities(weights: Weights, features: Features, dense_scale: float, hidden: int = 0) -> Floats:
+    if hidden:
+        return mlp.probabilities(weights, features, dense_scale, hidden)
     logits = _Design(features, dense_scale).logits(weights)
     return (1.0 / (1.0 + np.exp(-logits))).astype(np.float32)
 
@@ -62,6 +69,9 @@ def probabilities(weights: Weights, features: Features, dense_scale: float) -> F
 def fit(features: Features, labels: npt.NDArray[np.int64], sample_weight: npt.NDArray[np.float64],
         params: FitParams) -> Weights:
     """Weights (dense columns, then n-gram buckets, then the bias) minimising weighted log loss."""
+    if params.hidden:
+        return mlp.fit(features, labels, sample_weight, params.l2, params.steps, params.learning_rate,
+                       params.dense_scale, params.hidden)
     design = _Design(features, params.dense_scale)
     weights = np.zeros(design.width + 1, dtype=np.float64)
     m, v = np.zeros_like(weights), np.zeros_like(weights)

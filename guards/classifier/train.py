@@ -129,7 +129,7 @@ def evaluate_design(prep: Prepared, design: Design | None, options: Options, log
                                 on_fold=lambda s: log(f"  without {s}"))
     final = fit(features, prep.labels, prep.weights, options.params)
     held_scores = probabilities(final, _features([e.text for e in prep.data.held_out], design, options),
-                                options.params.dense_scale)
+                                options.params.dense_scale, options.params.hidden)
     scored = spec_.score_table(prep.data, prep.sources, loso, held_scores)
     return Evaluation(design, threshold, rule, scored, final, oof)
 
@@ -156,7 +156,7 @@ def run(guard: Guard, options: Options = Options(), log=print) -> list[Result]: 
         meta = artefact.ModelMeta(
             guard=guard, design=design, dims=0 if design is None else shared_embedder(design).dims,
             buckets=options.spec.buckets, min_n=options.spec.min_n, max_n=options.spec.max_n,
-            max_chars=options.spec.max_chars, dense_scale=options.params.dense_scale,
+            max_chars=options.spec.max_chars, dense_scale=options.params.dense_scale, hidden=options.params.hidden,
             threshold=round(threshold, 6), threshold_rule=rule,
             training_counts={s: dict(c) for s, c in sorted(counts.items())})
         pins = artefact.save(options.out_dir, guard, meta, final)

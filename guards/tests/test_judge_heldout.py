@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
-from guards.classifier.data import EXEMPLARS, corpus, desk_cases
+from guards.classifier.data import EXEMPLARS, WRITTEN, corpus, desk_cases
 from guards.classifier.splits import leaked, normalise
 
 REPO = Path(__file__).resolve().parents[2]
@@ -54,8 +54,8 @@ def test_no_text_is_in_both_splits() -> None:
     assert sorted(t for t in TEST_TEXTS if normalise(t) in dev) == []
 
 
-@pytest.mark.parametrize("source", [REPO / "guards" / "judge" / "rules.yaml", *sorted(EXEMPLARS.glob("*.yaml"))],
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize("source", [REPO / "guards" / "judge" / "rules.yaml", *sorted(EXEMPLARS.glob("*.yaml")),
+                                    *sorted(WRITTEN.glob("*.yaml"))], ids=lambda p: p.name)
 def test_no_test_text_in_rules_or_exemplars(source: Path) -> None:
     assert leaked(TEST_TEXTS, _strings(yaml.safe_load(source.read_text("utf-8")))) == []
 
