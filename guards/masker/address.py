@@ -166,7 +166,20 @@ class AddressDetector:
             start, end, postcode = self._tail.widen(text, *match.span())
             if postcode:
                 spans.append(Span(self.type, start, end))
-        return spans
+        return _merged(spans)
+
+
+def _merged(spans: list[Span]) -> list[Span]:
+    """Overlapping parts of one address as one span: "Λεωφόρος Συγγρού 119" (a street-type prefix)
+    and "119 Nino Point\n Apt. 658…" (a suffix) share their number; "…rue de la Hulotais Apt" and
+    "Apt. 087 SAINT-PRIEST" their unit word. Resolving them as rivals would drop one part whole."""
+    merged: list[Span] = []
+    for span in sorted(spans):
+        if merged and span.start < merged[-1].end:
+            merged[-1] = merged[-1]._replace(end=max(merged[-1].end, span.end))
+        else:
+            merged.append(span)
+    return merged
 
 
 def _may_hold_postal(text: str) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from guards.masker.base import grouped_alternation, load_terms
+from guards.masker.places import ends_with_place
 
 _MAX_STEPS = 6
 _MAX_PENDING = 3
@@ -49,12 +50,22 @@ class AddressTail:
         self._unit = re.compile(rf"(?:{BREAK}|[ \t]{{1,8}}+)(?:{unit}|{floor})")
         self._postcode_first = re.compile(rf"(?:{BREAK}|[ \t]{{1,8}}+)(?P<code>{POSTCODE})(?:[ \t]{{1,8}}+{_TOWN})?")
         # A town (or "town REGION") with its postcode after it; in lower case only before a five-digit
-        # code ("austin tx 78701"): "colour 0031", "code porte 4521" are not towns.
+        # code ("austin tx 78701", "madison, wi 53703"): "colour 0031", "code porte 4521" are not towns.
         self._town_code = re.compile(
             rf"{BREAK}(?:{_TOWN}[ \t]{{0,8}}+,?+[ \t]{{0,8}}+(?P<code>{POSTCODE})"
-            rf"|{_ANY}(?:[ \t]{{1,8}}+{_ANY}){{0,3}}[ \t]{{0,8}}+,?+[ \t]{{0,8}}+"
+            rf"|{_ANY}(?:,?+[ \t]{{1,8}}+{_ANY}){{0,3}}[ \t]{{0,8}}+,?+[ \t]{{0,8}}+"
             rf"\d{{5}}(?:-\d{{4}})?(?![\w-]|[ \t.,]\d))")
         self._town = re.compile(rf"(?:{BREAK}|[ \t]{{1,8}}+){_TOWN}")
+        # A region written as a code, in any case, before a break or a number ("\n, ON\n", "austin,
+        # tx 78701"), or as a number on a line of its own ("\n, 32\n"): taken only on the way to a
+        # postcode, like a town.
+        self._region_code = re.compile(
+            rf"(?:{BREAK}|[ \t]{{1,8}}+)(?:(?!(?i:and|or|the|for|but|und|et|en|to|at|in|on|by|of)(?!\w))[^\W\d_]{{2,3}}"
+            rf"(?=[ \t]{{0,8}}+[\n,]|[ \t]{{1,8}}+\d)|\d{{1,2}}(?=[ \t]{{0,8}}+\n))")
+        # After a unit the line is an address line: a town and region that end it are taken even
+        # without a postcode ("Apt. 892 GUÉRET LI", "Suite 104 Veszprém VE.").
+        self._ends_with_unit = re.compile(rf"(?<!\w)(?:{unit})\Z")
+        self._line_end = re.compile(r"[ \t]{0,8}+(?:[\n.,;:!?)]|\Z)")
         countries = grouped_alternation(terms["countries"])
         self._country = re.compile(rf"{BREAK}(?i:{countries})(?![\w])")
         self._country_spaced = re.compile(rf"[ \t]{{1,8}}+(?:{countries})(?![\w])")
@@ -94,9 +105,19 @@ class AddressTail:
                 committed = position = country.end()
                 pending = 0
                 continue
-            town = self._town.match(text, position)
+            town = self._town.match(text, position) or self._region_code.match(text, position)
             if not town or pending == _MAX_PENDING:
                 break
+            if town.re is self._town and (ends_with_place(town[0]) or self._closes_unit_line(text, committed, town)):
+                committed = position = town.end()
+                pending = 0
+                continue
             position = town.end()
             pending += 1
         return committed, postcode
+
+    def _closes_unit_line(self, text: str, committed: int, town: re.Match[str]) -> bool:
+        """Whether `town` directly follows a unit on its line and ends that line or sentence."""
+        return (town.start() == committed and "\n" not in town[0]
+                and self._ends_with_unit.search(text[max(0, committed - 24) : committed]) is not None
+                and self._line_end.match(text, town.end()) is not None)
