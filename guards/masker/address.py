@@ -123,9 +123,11 @@ class AddressDetector:
             # A unit alone is part of an address too: "the courier forgot Suite 212".
             re.compile(rf"(?:{'|'.join(terms['lone_units'])})\.?[ \t]*#?\d{{1,5}}[A-Za-z]?(?!\w)"),
         ]
-        # A crossing: "the corner of Dalbraut 99 and Frederikke Coves" (each street is a span).
-        self._corner = re.compile(rf"[Cc]orner{_SP}of{_SP}(?P<first>[^\n,;!?]{{2,60}}?){_SP}and{_SP}"
-                                  rf"(?P<second>[^\W\d_][\w'’-]*+(?:{_SP}{_WORD})?)")
+        # A crossing names a place as exactly as a house number does, so "corner of Dalbraut 99 and
+        # Frederikke Coves" is one span, the words "corner of" with it. The second street is one word
+        # and up to two more, capitalised or a street type in any case ("and minik courts").
+        self._corner = re.compile(rf"[Cc]orner{_SP}of{_SP}[^\n,;!?]{{2,60}}?{_SP}and{_SP}"
+                                  rf"(?:{_ORDINAL}|[^\W\d_][\w'’-]*+)(?:{_SP}(?:{_WORD}|{suffix}(?!\w))){{0,2}}")
         # After "lives at", "Adresse:", "ship to": a name and a number, in any case, are a street.
         # Led by a class of the cues' first letters with the look-behind after it, like the prefixes:
         # `re` then skips to those letters instead of trying every cue at every word (~5x faster).
@@ -155,8 +157,7 @@ class AddressDetector:
             street = match["street"].lower()
             if street.endswith(self._fused_endings) or street.rstrip(".").endswith(self._fused_endings):
                 found.append(match.span())
-        for corner in self._corner.finditer(text):
-            found += [corner.span("first"), corner.span("second")]
+        found += [corner.span() for corner in self._corner.finditer(text)]
         found += [match.span("street") for match in self._after_cue.finditer(text)]
         spans = []
         for start, end in found:

@@ -48,6 +48,11 @@ class AddressTail:
         unit = rf"(?i:{units})\.?[ \t]{{0,8}}+#?[ \t]{{0,8}}+(?:\d[\w-]{{0,5}}|[A-Z])(?!\w)"
         floor = r"\d{1,2}[ºª°](?:[ \t]?[A-Z](?![\w]))?"  # Spanish "3º B"
         self._unit = re.compile(rf"(?:{BREAK}|[ \t]{{1,8}}+)(?:{unit}|{floor})")
+        # A second street named right after the first, as in the UK's dependent thoroughfares ("1 Back
+        # Lane, High Street") and in "14 Crown Street Kishiev Squares": capitalised words and a type.
+        second_types = grouped_alternation(terms["suffixes"] + terms["second_street_types"])
+        self._second_street = re.compile(rf",?+[ \t]{{1,8}}+(?:{_UP}[^\W\d_'’-]*+[ \t]{{1,8}}+){{1,2}}"
+                                         rf"(?i:{second_types})\.?(?!\w)")
         self._postcode_first = re.compile(rf"(?:{BREAK}|[ \t]{{1,8}}+)(?P<code>{POSTCODE})(?:[ \t]{{1,8}}+{_TOWN})?")
         # A town (or "town REGION") with its postcode after it; in lower case only before a five-digit
         # code ("austin tx 78701", "madison, wi 53703"): "colour 0031", "code porte 4521" are not towns.
@@ -71,6 +76,9 @@ class AddressTail:
         self._country_spaced = re.compile(rf"[ \t]{{1,8}}+(?:{countries})(?![\w])")
         self._unit_before = re.compile(rf"(?<!\w)(?:{unit})(?:[ \t]*[,/][ \t]*|[ \t]+)\Z")
         self._number_before = re.compile(r"(?:^|(?<=[\s:>(]))\d{1,6}[ \t]+\Z")
+        # A building or street name before the house number, on its line: "Storgarden 52 Trajanka
+        # Forks", "Rose Cottage 12 High Street". Letters only, so an order id stays outside.
+        self._name_before = re.compile(rf"(?:^|(?<=[\s:>(]))(?:{_UP}[^\W\d_'’-]*+[ \t]{{1,8}}+){{1,2}}\Z")
 
     def widen(self, text: str, start: int, end: int) -> tuple[int, int, bool]:
         """The widened span, and whether a postcode was taken into it."""
@@ -78,7 +86,9 @@ class AddressTail:
 
     def _left(self, text: str, start: int) -> int:
         window = text[max(0, start - 40) : start]
-        for pattern in (self._number_before, self._unit_before):
+        for pattern in (self._number_before, self._name_before, self._unit_before):
+            if pattern is self._name_before and not text[start : start + 1].isdigit():
+                continue
             match = pattern.search(window)
             if match:
                 start -= len(window) - match.start()
@@ -90,7 +100,7 @@ class AddressTail:
         pending = 0
         postcode = False
         for _ in range(_MAX_STEPS):
-            unit = self._unit.match(text, position)
+            unit = self._unit.match(text, position) or self._second_street.match(text, position)
             if unit and position == committed:
                 committed = position = unit.end()
                 continue
