@@ -24,7 +24,8 @@ _UP = "[A-ZÀ-ÖØ-ÞĀ-žΑ-ΩА-ЯЁ]"
 # letters could never lead to a match; `re` stops trying at once instead of letter by letter.
 _WORD = rf"{_UP}[\w'’-]*+"
 _ORDINAL = r"\d{1,3}(?:st|nd|rd|th|e|er|ª|º)"
-_CONNECTOR = r"(?:de|del|della|delle|dei|degli|di|da|do|dos|das|du|des|la|le|les|el|van|von|der|den|ten|of|the|y|e)"
+_CONNECTOR = (r"(?:de|del|della|delle|dei|degli|di|da|do|dos|das|du|des|la|le|les|el|van|von|der|den|ten|of|the|y|e"
+              r"|z|u|na)")  # Czech/Slovak/Polish: "Jiřího z Poděbrad", "Kostelec u Prahy"
 _NAME_WORD = rf"(?:{_WORD}|{_ORDINAL}|{_CONNECTOR})"
 # Inside a street name an abbreviation may keep its dot ("St. James Place", "Mt. Vernon Ave").
 _ABBR_NAME_WORD = rf"(?:{_WORD}\.?|{_ORDINAL}|{_CONNECTOR})"
@@ -42,7 +43,7 @@ _CUE_WORD = (r"(?!(?:my|our|your|his|her|their|the|a|an|me|us|him|them|it|this|t
 _NOT_HOUSE = r"(?![ \t]*(?i:days?|weeks?|months?|hours?|minutes?|items?|pcs|pieces|units|times|kg|lbs?|%|x)(?!\w))"
 _US_TAIL = rf"(?:,[ \t]*{_WORD}(?:[ \t]{_WORD}){{0,2}},?[ \t]+[A-Z]{{2}}[ \t]+\d{{5}}(?:-\d{{4}})?(?!\w))"
 _UK_TAIL = rf"(?:,[ \t]*{_WORD}(?:[ \t]{_WORD}){{0,2}},?[ \t]+[A-Z]{{1,2}}\d[A-Z\d]?[ \t]?\d[A-Z]{{2}}(?!\w))"
-_MILITARY_TAIL = r"(?:\s+[AFD]PO[ \t]+A[AEP][ \t]+\d{5}(?!\d))"
+_MILITARY_TAIL = r"(?:\s+(?i:[AFD]PO[ \t]+A[AEP])[ \t]+\d{5}(?!\d))"
 
 
 def _alternation(words: Iterable[str], *, first_read: bool = False) -> str:
@@ -107,17 +108,22 @@ class AddressDetector:
         self._patterns = [
             re.compile(
                 rf"{_HOUSE_ALONE}{_NOT_HOUSE},?{_SP}(?:{_DIRECTION}{_SP})?(?:{_WORD}\.?|{_ORDINAL})"
-                rf"(?:{_SP}{_ABBR_NAME_WORD}){{0,3}}?{_SP}{suffix}(?!\w)(?:{_SP}{_DIRECTION}(?!\w))?"
+                # Two street types in a row are one name and its type: "224 Forrest Hill Road" (the
+                # second capitalised: "on 1668 Glyn St street" is prose about the street).
+                rf"(?:{_SP}{_ABBR_NAME_WORD}){{0,3}}?{_SP}{suffix}(?!\w)(?:{_SP}(?={_UP}){suffix}(?!\w))?"
+                rf"(?:{_SP}{_DIRECTION}(?!\w))?"
                 rf"{unit}?(?:{_US_TAIL}|{_UK_TAIL})?"
             ),
             # Customers often type in lower case; one plain word before an unambiguous suffix is enough.
             re.compile(rf"{_HOUSE_ALONE}{_NOT_HOUSE}{_SP}[^\W\d_]{{2,}}+{_SP}{plain_suffix}(?!\w){unit}?"),
-            re.compile(rf"{prefix_lead}{prefix_rest}{_SP}(?:{_NAME_WORD}{_SP}){{0,3}}?(?:{_WORD}|{_ORDINAL}){house_after}{unit}?"),
+            # Up to five words of name: "Rua Vinte e Cinco de Setembro 1257".
+            re.compile(rf"{prefix_lead}{prefix_rest}{_SP}(?:{_NAME_WORD}{_SP}){{0,4}}?(?:{_WORD}|{_ORDINAL}){house_after}{unit}?"),
             re.compile(
                 rf"{_HOUSE_ALONE}(?:{_SP}(?i:bis|ter|quater))?,?{_SP}(?i:{_alternation(terms['prefixes'])}){_SP}"
                 rf"(?:{_NAME_WORD}{_SP}){{0,3}}{_WORD}(?!\w){unit}?"
             ),
-            re.compile(rf"{_WORD_ALONE}(?:{_SP}{_WORD})?{_SP}{trailing}{house_after}\.?{unit}?"),
+            # The word between may be in lower case: "Árpád fejedelem útja 3.", "Belgrád rkp. 18.".
+            re.compile(rf"{_WORD_ALONE}(?:{_SP}[^\W\d_][\w'’-]*+)?{_SP}{trailing}{house_after}\.?{unit}?"),
             # Without a street-type word, a name and number count only when a unit follows: "Kesk 53 Suite 4".
             re.compile(rf"{_WORD_ALONE}(?:{_SP}{_NAME_WORD}){{0,2}}{house_after}\.?{unit}"),
             # A unit alone is part of an address too: "the courier forgot Suite 212".
@@ -144,7 +150,10 @@ class AddressDetector:
         self._postal = re.compile(
             rf"(?<!\w)(?:(?i:p\.?[ \t]?o\.?|post[ \t]office)[ \t]?(?i:box){_SP}\d{{1,6}}"
             rf"|(?:PSC|CMR|Unit){_SP}\d{{1,5}},?{_SP}Box{_SP}\d{{1,5}}{_MILITARY_TAIL}?"
-            rf"|(?:USS|USNS|USNV|USCGC){_SP}{_WORD}(?:{_SP}{_WORD})?{_MILITARY_TAIL})(?!\w)"
+            rf"|(?:USS|USNS|USNV|USCGC){_SP}{_WORD}(?:{_SP}{_WORD})?{_MILITARY_TAIL}"
+            # In lower case only with the APO/FPO/DPO line that no other text has.
+            rf"|(?i:psc|cmr|unit){_SP}\d{{1,5}},?{_SP}(?i:box){_SP}\d{{1,5}}{_MILITARY_TAIL}"
+            rf"|(?i:uss|usns|usnv|uscgc){_SP}[^\W\d_]+(?:{_SP}[^\W\d_]+)?{_MILITARY_TAIL})(?!\w)"
         )
         # Fused street types are checked on the word, not by the regex: a long alternation tried at
         # every letter of every capitalised word costs more than the rest of the masker together.
@@ -184,9 +193,11 @@ def _merged(spans: list[Span]) -> list[Span]:
 
 
 def _may_hold_postal(text: str) -> bool:
-    """Every postal-box or ship address holds "box" in some case, or starts with "US".
+    """Every postal-box or ship address holds "box" in some case, or starts with "US", or (in lower
+    case) ends in an "apo/fpo/dpo" line.
 
     A necessary condition checked by plain substring search (~2 µs a KB), so the postal pattern
     (~50 µs a KB) runs only on the rare text that could match it.
     """
-    return "US" in text or "box" in text.lower()
+    low = text.lower()
+    return "US" in text or "box" in low or "po " in low or "po\t" in low

@@ -29,7 +29,7 @@ _UP = "[A-ZÀ-ÖØ-ÞĀ-žΑ-ΩА-ЯЁ]"
 # A word keeps a dot only as a short abbreviation ("St. Gallen"), never a sentence's full stop.
 _CAP = rf"(?:{_UP}[a-z]{{0,2}}\.(?=[ \t]\w)|{_UP}[\w'’-]*+)"
 _ANY = r"(?!and(?!\w))[^\W\d_][\w'’-]*+"
-_CONNECTOR = r"(?:am|an|der|de|la|le|les|sur|en|upon|on|im|bei|del|di|du|sous|ob|nad|pod|na|u)"
+_CONNECTOR = r"(?:am|an|der|de|la|le|les|sur|en|upon|on|im|bei|del|di|du|sous|ob|nad|pod|na|u|v|z)"
 # "Frankfurt am Main", "Newcastle upon Tyne", "Ostrov nad Ohří", "Montréal (Québec)", "København K".
 _TOWN = (rf"{_CAP}(?:[ \t]{{1,8}}+(?:{_CONNECTOR}[ \t]{{1,8}}+)?{_CAP}){{0,3}}"
          rf"(?:[ \t]{{1,8}}+\({_CAP}(?:[ \t]{_CAP})?\))?")
@@ -68,14 +68,16 @@ class AddressTail:
             rf"(?:{BREAK}|[ \t]{{1,8}}+)(?:(?!(?i:and|or|the|for|but|und|et|en|to|at|in|on|by|of)(?!\w))[^\W\d_]{{2,3}}"
             rf"(?=[ \t]{{0,8}}+[\n,]|[ \t]{{1,8}}+\d)|\d{{1,2}}(?=[ \t]{{0,8}}+\n))")
         # After a unit the line is an address line: a town and region that end it are taken even
-        # without a postcode ("Apt. 892 GUÉRET LI", "Suite 104 Veszprém VE.").
+        # without a postcode ("Apt. 892 GUÉRET LI", "Suite 104 Veszprém VE.", "Suite 12 Sindi pr").
         self._ends_with_unit = re.compile(rf"(?<!\w)(?:{unit})\Z")
-        self._line_end = re.compile(r"[ \t]{0,8}+(?:[\n.,;:!?)]|\Z)")
+        self._line_end = re.compile(r"(?:[ \t]{1,8}+[^\W\d_]{2,3})?[ \t]{0,8}+(?:[\n.,;:!?)]|\Z)")
         countries = grouped_alternation(terms["countries"])
-        self._country = re.compile(rf"{BREAK}(?i:{countries})(?![\w])")
-        self._country_spaced = re.compile(rf"[ \t]{{1,8}}+(?:{countries})(?![\w])")
+        # "Cyprus (Greek)": a qualifier in parentheses belongs to the country.
+        qualifier = rf"(?:[ \t]{{1,8}}+\({_CAP}(?:[ \t]{_CAP})?\))?"
+        self._country = re.compile(rf"{BREAK}(?i:{countries})(?![\w]){qualifier}")
+        self._country_spaced = re.compile(rf"[ \t]{{1,8}}+(?:{countries})(?![\w]){qualifier}")
         self._unit_before = re.compile(rf"(?<!\w)(?:{unit})(?:[ \t]*[,/][ \t]*|[ \t]+)\Z")
-        self._number_before = re.compile(r"(?:^|(?<=[\s:>(]))\d{1,6}[ \t]+\Z")
+        self._number_before = re.compile(r"(?:^|(?<=[\s:>(]))(?:\d{1,6}[ \t]+){1,2}\Z")
         # A building or street name before the house number, on its line: "Storgarden 52 Trajanka
         # Forks", "Rose Cottage 12 High Street". Letters only, so an order id stays outside.
         self._name_before = re.compile(rf"(?:^|(?<=[\s:>(]))(?:{_UP}[^\W\d_'’-]*+[ \t]{{1,8}}+){{1,2}}\Z")
