@@ -37,8 +37,10 @@ _HOUSE_ALONE = r"\d(?<![\w.,/-]\d)\d{0,5}[A-Za-z]?(?:[-/]\d{1,4}[A-Za-z]?){0,2}"
 _WORD_ALONE = rf"{_UP}(?<!\w{_UP})[\w'’-]*+"
 _SP = r"[ \t\u00a0]+"
 # A word of a street named after a cue, in any case, but not a pronoun or article ("to my neighbour").
+# Only a short word keeps a dot ("St.", "Str."): after "949 Geneva Avenue." the next word is a sentence.
 _CUE_WORD = (r"(?!(?:my|our|your|his|her|their|the|a|an|me|us|him|them|it|this|that|number|no|nr|is|was|are"
-             r"|with|to|of|at|in|on|for|and|from|by)(?!\w))[^\W\d_][\w'’.-]*+")
+             r"|be|been|should|will|would|can|could|must|has|have|had|not|now|still|also|then|here|there"
+             r"|with|to|of|at|in|on|for|and|from|by)(?!\w))[^\W\d_](?:[\w'’-]{0,3}\.|[\w'’-]*+)")
 # A number followed by one of these is a quantity or a duration, not a house number.
 _NOT_HOUSE = r"(?![ \t]*(?i:days?|weeks?|months?|hours?|minutes?|items?|pcs|pieces|units|times|kg|lbs?|%|x)(?!\w))"
 _US_TAIL = rf"(?:,[ \t]*{_WORD}(?:[ \t]{_WORD}){{0,2}},?[ \t]+[A-Z]{{2}}[ \t]+\d{{5}}(?:-\d{{4}})?(?!\w))"
@@ -48,7 +50,8 @@ _MILITARY_TAIL = r"(?:\s+(?i:[AFD]PO[ \t]+A[AEP])[ \t]+\d{5}(?!\d))"
 
 def _alternation(words: Iterable[str], *, first_read: bool = False) -> str:
     """Longest first, so "street" is tried before "st". A term listed with a final "." needs it
-    ("ul.", "u.": too short to stand alone); any other term may be followed by an optional ".".
+    ("ul.", "u.": too short to stand alone); any other term of up to four letters may be followed by
+    an optional "." (see `_term`).
 
     Terms are grouped under their first letter ("R(?:ue|oute)|A(?:venue|llée)"): `re` tries the
     branches of an alternation one by one, so a hundred flat branches cost a hundred steps at every
@@ -64,8 +67,12 @@ def _alternation(words: Iterable[str], *, first_read: bool = False) -> str:
     return "|".join(_group(group, first_read) for group in groups.values())
 
 
-def _term(term: str) -> str:
-    return re.escape(term) if term.endswith(".") else rf"{re.escape(term)}\.?"
+def _term(term: str, skip: int = 0) -> str:
+    """`term` without its first `skip` characters. A short term may be an abbreviation and take a
+    dot ("Ave.", "Blvd."); after a whole word ("Avenue.") the dot ends the sentence and stays out."""
+    if term.endswith(".") or len(term) > 4:
+        return re.escape(term[skip:])
+    return rf"{re.escape(term[skip:])}\.?"
 
 
 def _group(terms: list[str], first_read: bool) -> str:
@@ -73,7 +80,7 @@ def _group(terms: list[str], first_read: bool) -> str:
     lead = f"(?<={re.escape(first)})" if first_read else re.escape(first)
     if any(term[0] != first for term in terms):
         return "|".join(_group([term], first_read) for term in terms)
-    return lead + "(?:" + "|".join(_term(term[1:]) for term in terms) + ")"
+    return lead + "(?:" + "|".join(_term(term, 1) for term in terms) + ")"
 
 
 @functools.cache

@@ -61,12 +61,12 @@ class AddressTail:
             rf"|{_ANY}(?:,?+[ \t]{{1,8}}+{_ANY}){{0,3}}[ \t]{{0,8}}+,?+[ \t]{{0,8}}+"
             rf"\d{{5}}(?:-\d{{4}})?(?![\w-]|[ \t.,]\d))")
         self._town = re.compile(rf"(?:{BREAK}|[ \t]{{1,8}}+){_TOWN}")
-        # A region written as a code, in any case, before a break or a number ("\n, ON\n", "austin,
-        # tx 78701"), or as a number on a line of its own ("\n, 32\n"): taken only on the way to a
-        # postcode, like a town.
+        # A region written as a code after a break: in capitals before a break or a number ("\n, ON\n",
+        # ", NSW 2150"), in any case or as a number only on a line of its own ("\n, nan\n", "\n, 32\n"),
+        # since "It's 2018, not 1818" and "13 mai,2037" are prose. Taken only on the way to a postcode.
         self._region_code = re.compile(
-            rf"(?:{BREAK}|[ \t]{{1,8}}+)(?:(?!(?i:and|or|the|for|but|und|et|en|to|at|in|on|by|of)(?!\w))[^\W\d_]{{2,3}}"
-            rf"(?=[ \t]{{0,8}}+[\n,]|[ \t]{{1,8}}+\d)|\d{{1,2}}(?=[ \t]{{0,8}}+\n))")
+            rf"{BREAK}(?:[A-Z]{{2,3}}(?=[ \t]{{0,8}}+[\n,]|[ \t]{{1,8}}+\d)"
+            rf"|(?:[^\W\d_]{{2,3}}|\d{{1,2}})(?=[ \t]{{0,8}}+\n))(?!\w)")
         # After a unit the line is an address line: a town and region that end it are taken even
         # without a postcode ("Apt. 892 GUÉRET LI", "Suite 104 Veszprém VE.", "Suite 12 Sindi pr").
         self._ends_with_unit = re.compile(rf"(?<!\w)(?:{unit})\Z")
