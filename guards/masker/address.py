@@ -7,6 +7,8 @@ Four shapes are recognised, each anchored on both a number and a street-type wor
   "Östbygatan 14"            street-type fused into the name or following it, number (Germanic, Nordic,
                              Finnish, Hungarian); any name and number when a unit follows ("Kesk 53 Apt 2")
   "PO Box 12", "PSC 1234, Box 5678 APO AE 09012"   postal boxes and US military mail
+A crossing ("corner of Elm Street and 5th Avenue") is one span. Parts of one address found by two
+shapes (a prefix street and a suffix street sharing a number, a street and its unit) merge.
 """
 
 from __future__ import annotations

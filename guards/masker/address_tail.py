@@ -1,12 +1,13 @@
-"""What surrounds a street line: a unit or building number before it, and after it units, towns,
-regions, postcodes and countries, on the same line or on the following lines.
+"""What surrounds a street line: a unit, building number or house name before it, and after it
+units, a second street, towns, regions, postcodes and countries, on the same line or the next ones.
 
 A street found by `address.py` is widened here step by step, each step one small anchored match,
 so the cost is linear in what is consumed and bounded per street (`_MAX_STEPS`). A town or region
-is taken only when a postcode or a country follows it within the chain ("Port Ellenton, ME 04101",
-"LAPPEENRANTA\\n SK\\n 53650", "Suite 215 NUNGATTA Australia"); postcodes and countries are always
-taken (after a mere space, a country only as capitalised in the list): a capitalised word after a
-comma is otherwise as likely to be the next sentence.
+is taken only when a postcode, a country or an ISO 3166-2 region (`places.py`) follows or ends it
+("Port Ellenton, ME 04101", "LAPPEENRANTA\\n SK\\n 53650", "Milford New Zealand", "Valderice
+Trapani"), or when it ends the line of a unit ("Apt. 892 GUÉRET LI"); postcodes and countries are
+always taken (after a mere space, a country only as capitalised in the list): a capitalised word
+after a comma is otherwise as likely to be the next sentence.
 """
 
 from __future__ import annotations
