@@ -166,10 +166,20 @@ class AddressDetector:
         )
         # Fused street types are checked on the word, not by the regex: a long alternation tried at
         # every letter of every capitalised word costs more than the rest of the masker together.
+        # Lower case: "rue du centre 320", "avenida praia 1 suite 463", the number ending its clause
+        # or followed by a unit ("the strada cushion 2 pack" is a product). Led by a class of the
+        # terms' first letters with the look-behind after it, so `re` skips to those letters.
+        lower = terms["prefixes_any_case"]
+        lower_lead = f"[{re.escape(''.join(sorted(_case_variants(''.join(t[0] for t in lower)))))}](?<!\\w.)"
+        self._lower_prefix = re.compile(
+            rf"{lower_lead}(?i:{_alternation(lower, first_read=True)}){_SP}(?:{_CUE_WORD}{_SP}){{0,3}}?{_CUE_WORD}"
+            rf"{house_after}(?:{unit}|(?=[ \t]*+(?:[,;\n.!?)]|\Z)))")
         self._fused = re.compile(rf"(?P<street>{_UP}(?<!\w{_UP})[\w'’-]{{3,}}+\.?){house_after}\.?{unit}?")
 
     def find(self, text: str) -> list[Span]:
-        patterns = [*self._patterns, self._postal] if _may_hold_postal(text) else self._patterns
+        patterns = [*self._patterns, self._lower_prefix]
+        if _may_hold_postal(text):
+            patterns.append(self._postal)
         found = [m.span() for pattern in patterns for m in pattern.finditer(text)]
         for match in self._fused.finditer(text):
             street = match["street"].lower()

@@ -71,6 +71,8 @@ class AddressTail:
         # After a unit the line is an address line: a town and region that end it are taken even
         # without a postcode ("Apt. 892 GUÉRET LI", "Suite 104 Veszprém VE.", "Suite 12 Sindi pr").
         self._ends_with_unit = re.compile(rf"(?<!\w)(?:{unit})\Z")
+        # ...and in lower case when the run ends with a country or region: "suite 112 calgary alberta".
+        self._lower_town = re.compile(rf"[ \t]{{1,8}}+{_ANY}(?:[ \t]{{1,8}}+{_ANY}){{0,3}}")
         self._line_end = re.compile(r"(?:[ \t]{1,8}+[^\W\d_]{2,3})?[ \t]{0,8}+(?:[\n.,;:!?)]|\Z)")
         countries = grouped_alternation(terms["countries"])
         # "Cyprus (Greek)": a qualifier in parentheses belongs to the country.
@@ -118,6 +120,10 @@ class AddressTail:
                 committed = position = country.end()
                 pending = 0
                 continue
+            place_end = self._lower_place_after_unit(text, committed) if position == committed else None
+            if place_end is not None:
+                committed = position = place_end
+                continue
             town = self._town.match(text, position) or self._region_code.match(text, position)
             if not town or pending == _MAX_PENDING:
                 break
@@ -128,6 +134,18 @@ class AddressTail:
             position = town.end()
             pending += 1
         return committed, postcode
+
+    def _lower_place_after_unit(self, text: str, committed: int) -> int | None:
+        """Where a run of words right after a unit ends with a country or region, in any case
+        ("suite 112 calgary alberta and …"): the longest such run's end, or None."""
+        run = self._lower_town.match(text, committed)
+        if not run or not self._ends_with_unit.search(text[max(0, committed - 24) : committed]):
+            return None
+        words = list(re.finditer(r"\S+", run[0]))
+        for last in reversed(words):
+            if ends_with_place(run[0][: last.end()]):
+                return committed + last.end()
+        return None
 
     def _closes_unit_line(self, text: str, committed: int, town: re.Match[str]) -> bool:
         """Whether `town` directly follows a unit on its line and ends that line or sentence."""
