@@ -1,12 +1,13 @@
-"""What surrounds a street line: a unit or building number before it, and after it units, towns,
-regions, postcodes and countries, on the same line or on the following lines.
+"""What surrounds a street line: a unit, building number or house name before it, and after it
+units, a second street, towns, regions, postcodes and countries, on the same line or the next ones.
 
 A street found by `address.py` is widened here step by step, each step one small anchored match,
 so the cost is linear in what is consumed and bounded per street (`_MAX_STEPS`). A town or region
-is taken only when a postcode or a country follows it within the chain ("Port Ellenton, ME 04101",
-"LAPPEENRANTA\\n SK\\n 53650", "Suite 215 NUNGATTA Australia"); postcodes and countries are always
-taken (after a mere space, a country only as capitalised in the list): a capitalised word after a
-comma is otherwise as likely to be the next sentence.
+is taken only when a postcode, a country or an ISO 3166-2 region (`places.py`) follows or ends it
+("Port Ellenton, ME 04101", "LAPPEENRANTA\\n SK\\n 53650", "Milford New Zealand", "Valderice
+Trapani"), or when it ends the line of a unit ("Apt. 892 GUÉRET LI"); postcodes and countries are
+always taken (after a mere space, a country only as capitalised in the list): a capitalised word
+after a comma is otherwise as likely to be the next sentence.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import re
 
 from guards.masker.base import grouped_alternation, load_terms
+from guards.masker.places import ends_with_place
 
 _MAX_STEPS = 6
 _MAX_PENDING = 3
@@ -28,7 +30,7 @@ _UP = "[A-ZÀ-ÖØ-ÞĀ-žΑ-ΩА-ЯЁ]"
 # A word keeps a dot only as a short abbreviation ("St. Gallen"), never a sentence's full stop.
 _CAP = rf"(?:{_UP}[a-z]{{0,2}}\.(?=[ \t]\w)|{_UP}[\w'’-]*+)"
 _ANY = r"(?!and(?!\w))[^\W\d_][\w'’-]*+"
-_CONNECTOR = r"(?:am|an|der|de|la|le|les|sur|en|upon|on|im|bei|del|di|du|sous|ob|nad|pod|na|u)"
+_CONNECTOR = r"(?:am|an|der|de|la|le|les|sur|en|upon|on|im|bei|del|di|du|sous|ob|nad|pod|na|u|v|z)"
 # "Frankfurt am Main", "Newcastle upon Tyne", "Ostrov nad Ohří", "Montréal (Québec)", "København K".
 _TOWN = (rf"{_CAP}(?:[ \t]{{1,8}}+(?:{_CONNECTOR}[ \t]{{1,8}}+)?{_CAP}){{0,3}}"
          rf"(?:[ \t]{{1,8}}+\({_CAP}(?:[ \t]{_CAP})?\))?")
@@ -47,19 +49,41 @@ class AddressTail:
         unit = rf"(?i:{units})\.?[ \t]{{0,8}}+#?[ \t]{{0,8}}+(?:\d[\w-]{{0,5}}|[A-Z])(?!\w)"
         floor = r"\d{1,2}[ºª°](?:[ \t]?[A-Z](?![\w]))?"  # Spanish "3º B"
         self._unit = re.compile(rf"(?:{BREAK}|[ \t]{{1,8}}+)(?:{unit}|{floor})")
+        # A second street named right after the first, as in the UK's dependent thoroughfares ("1 Back
+        # Lane, High Street") and in "14 Crown Street Kishiev Squares": capitalised words and a type.
+        second_types = grouped_alternation(terms["suffixes"] + terms["second_street_types"])
+        self._second_street = re.compile(rf",?+[ \t]{{1,8}}+(?:{_UP}[^\W\d_'’-]*+[ \t]{{1,8}}+){{1,2}}"
+                                         rf"(?i:{second_types})\.?(?!\w)")
         self._postcode_first = re.compile(rf"(?:{BREAK}|[ \t]{{1,8}}+)(?P<code>{POSTCODE})(?:[ \t]{{1,8}}+{_TOWN})?")
         # A town (or "town REGION") with its postcode after it; in lower case only before a five-digit
-        # code ("austin tx 78701"): "colour 0031", "code porte 4521" are not towns.
+        # code ("austin tx 78701", "madison, wi 53703"): "colour 0031", "code porte 4521" are not towns.
         self._town_code = re.compile(
             rf"{BREAK}(?:{_TOWN}[ \t]{{0,8}}+,?+[ \t]{{0,8}}+(?P<code>{POSTCODE})"
-            rf"|{_ANY}(?:[ \t]{{1,8}}+{_ANY}){{0,3}}[ \t]{{0,8}}+,?+[ \t]{{0,8}}+"
+            rf"|{_ANY}(?:,?+[ \t]{{1,8}}+{_ANY}){{0,3}}[ \t]{{0,8}}+,?+[ \t]{{0,8}}+"
             rf"\d{{5}}(?:-\d{{4}})?(?![\w-]|[ \t.,]\d))")
         self._town = re.compile(rf"(?:{BREAK}|[ \t]{{1,8}}+){_TOWN}")
+        # A region written as a code after a break: in capitals before a break or a number ("\n, ON\n",
+        # ", NSW 2150"), in any case or as a number only on a line of its own ("\n, nan\n", "\n, 32\n"),
+        # since "It's 2018, not 1818" and "13 mai,2037" are prose. Taken only on the way to a postcode.
+        self._region_code = re.compile(
+            rf"{BREAK}(?:[A-Z]{{2,3}}(?=[ \t]{{0,8}}+[\n,]|[ \t]{{1,8}}+\d)"
+            rf"|(?:[^\W\d_]{{2,3}}|\d{{1,2}})(?=[ \t]{{0,8}}+\n))(?!\w)")
+        # After a unit the line is an address line: a town and region that end it are taken even
+        # without a postcode ("Apt. 892 GUÉRET LI", "Suite 104 Veszprém VE.", "Suite 12 Sindi pr").
+        self._ends_with_unit = re.compile(rf"(?<!\w)(?:{unit})\Z")
+        # ...and in lower case when the run ends with a country or region: "suite 112 calgary alberta".
+        self._lower_town = re.compile(rf"[ \t]{{1,8}}+{_ANY}(?:[ \t]{{1,8}}+{_ANY}){{0,3}}")
+        self._line_end = re.compile(r"(?:[ \t]{1,8}+[^\W\d_]{2,3})?[ \t]{0,8}+(?:[\n.,;:!?)]|\Z)")
         countries = grouped_alternation(terms["countries"])
-        self._country = re.compile(rf"{BREAK}(?i:{countries})(?![\w])")
-        self._country_spaced = re.compile(rf"[ \t]{{1,8}}+(?:{countries})(?![\w])")
+        # "Cyprus (Greek)": a qualifier in parentheses belongs to the country.
+        qualifier = rf"(?:[ \t]{{1,8}}+\({_CAP}(?:[ \t]{_CAP})?\))?"
+        self._country = re.compile(rf"{BREAK}(?i:{countries})(?![\w]){qualifier}")
+        self._country_spaced = re.compile(rf"[ \t]{{1,8}}+(?:{countries})(?![\w]){qualifier}")
         self._unit_before = re.compile(rf"(?<!\w)(?:{unit})(?:[ \t]*[,/][ \t]*|[ \t]+)\Z")
-        self._number_before = re.compile(r"(?:^|(?<=[\s:>(]))\d{1,6}[ \t]+\Z")
+        self._number_before = re.compile(r"(?:^|(?<=[\s:>(]))(?:\d{1,6}[ \t]+){1,2}\Z")
+        # A building or street name before the house number, on its line: "Storgarden 52 Trajanka
+        # Forks", "Rose Cottage 12 High Street". Letters only, so an order id stays outside.
+        self._name_before = re.compile(rf"(?:^|(?<=[\s:>(]))(?:{_UP}[^\W\d_'’-]*+[ \t]{{1,8}}+){{1,2}}\Z")
 
     def widen(self, text: str, start: int, end: int) -> tuple[int, int, bool]:
         """The widened span, and whether a postcode was taken into it."""
@@ -67,7 +91,9 @@ class AddressTail:
 
     def _left(self, text: str, start: int) -> int:
         window = text[max(0, start - 40) : start]
-        for pattern in (self._number_before, self._unit_before):
+        for pattern in (self._number_before, self._name_before, self._unit_before):
+            if pattern is self._name_before and not text[start : start + 1].isdigit():
+                continue
             match = pattern.search(window)
             if match:
                 start -= len(window) - match.start()
@@ -79,7 +105,7 @@ class AddressTail:
         pending = 0
         postcode = False
         for _ in range(_MAX_STEPS):
-            unit = self._unit.match(text, position)
+            unit = self._unit.match(text, position) or self._second_street.match(text, position)
             if unit and position == committed:
                 committed = position = unit.end()
                 continue
@@ -94,9 +120,35 @@ class AddressTail:
                 committed = position = country.end()
                 pending = 0
                 continue
-            town = self._town.match(text, position)
+            place_end = self._lower_place_after_unit(text, committed) if position == committed else None
+            if place_end is not None:
+                committed = position = place_end
+                continue
+            town = self._town.match(text, position) or self._region_code.match(text, position)
             if not town or pending == _MAX_PENDING:
                 break
+            if town.re is self._town and (ends_with_place(town[0]) or self._closes_unit_line(text, committed, town)):
+                committed = position = town.end()
+                pending = 0
+                continue
             position = town.end()
             pending += 1
         return committed, postcode
+
+    def _lower_place_after_unit(self, text: str, committed: int) -> int | None:
+        """Where a run of words right after a unit ends with a country or region, in any case
+        ("suite 112 calgary alberta and …"): the longest such run's end, or None."""
+        run = self._lower_town.match(text, committed)
+        if not run or not self._ends_with_unit.search(text[max(0, committed - 24) : committed]):
+            return None
+        words = list(re.finditer(r"\S+", run[0]))
+        for last in reversed(words):
+            if ends_with_place(run[0][: last.end()]):
+                return committed + last.end()
+        return None
+
+    def _closes_unit_line(self, text: str, committed: int, town: re.Match[str]) -> bool:
+        """Whether `town` directly follows a unit on its line and ends that line or sentence."""
+        return (town.start() == committed and "\n" not in town[0]
+                and self._ends_with_unit.search(text[max(0, committed - 24) : committed]) is not None
+                and self._line_end.match(text, town.end()) is not None)
