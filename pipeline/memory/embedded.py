@@ -81,6 +81,8 @@ class EmbeddedMemoryStore(GuardedStore):
                  timeout_s: float) -> None:
         super().__init__(min_score=min_score, max_chars=max_chars, top_k=top_k, timeout_s=timeout_s)
         self._memory = memory
+        self._table_ready = False
+        self._table_lock = asyncio.Lock()
 
     @classmethod
     def from_settings(cls, settings: Settings, *, embedder: Embedder) -> EmbeddedMemoryStore:
@@ -88,7 +90,18 @@ class EmbeddedMemoryStore(GuardedStore):
                    max_chars=settings.t_mem_maxchars, top_k=settings.memory_top_k,
                    timeout_s=settings.memory_timeout_s)
 
+    async def _ensure_table(self) -> None:
+        # Mem0 creates its table on first use without a lock: the first two recalls of a fresh
+        # desk, in two worker threads, raced in PostgreSQL's catalog and one turn ended in a 503.
+        if self._table_ready:
+            return
+        async with self._table_lock:
+            if not self._table_ready:
+                await asyncio.to_thread(self._memory.vector_store.create_col)
+                self._table_ready = True
+
     async def _search(self, *, user_id: str, query: str, top_k: int) -> list[Memory]:
+        await self._ensure_table()
         found = await asyncio.to_thread(
             self._memory.search, query, top_k=top_k, filters={"user_id": user_id}, threshold=0.0, explain=True
         )
@@ -96,6 +109,7 @@ class EmbeddedMemoryStore(GuardedStore):
                 for item in found["results"]]
 
     async def _add(self, *, user_id: str, text: str) -> SaveResult:
+        await self._ensure_table()
         return await asyncio.to_thread(self._add_sync, user_id, text)
 
     def _add_sync(self, user_id: str, text: str) -> SaveResult:

@@ -160,6 +160,18 @@ async def test_memories_survive_a_process_restart(memory: EmbeddedMemoryStore, m
     assert not (tmp_path / ".mem0").exists(), "mem0 wrote to the home folder"
 
 
+async def test_the_first_recalls_of_a_fresh_store_may_come_at_once(memory_settings: Settings, embedder: Embedder,
+                                                                   customer: str) -> None:
+    fresh = memory_settings.model_copy(update={"memory_collection": f"fresh_{uuid.uuid4().hex[:8]}"})
+    store = _store(fresh, embedder, timeout_s=10.0)
+    try:
+        recalls = await asyncio.gather(*(store.recall(user_id=customer, query=f"where is parcel {i}")
+                                         for i in range(4)))
+    finally:
+        await store.aclose()
+    assert [found.kept for found in recalls] == [[]] * 4
+
+
 @pytest.mark.parametrize("user_id", ["", "   "])
 async def test_a_missing_customer_id_is_a_programming_error(memory: EmbeddedMemoryStore, user_id: str) -> None:
     with pytest.raises(ValueError):
