@@ -64,9 +64,12 @@ def test_unbuildable_configuration_fails_at_start_up(overrides: dict[str, Any], 
         load_settings(_env_file=None, **SECRETS, **overrides)
 
 
-def test_a_blank_masker_types_stops_start_up() -> None:
-    with pytest.raises(ConfigError, match=r"MASKER_TYPES: .*must name at least one PII type"):
-        load_settings(_env_file=None, **SECRETS, masker_types="")
+@pytest.mark.parametrize(("field", "message"), [("masker_types", "must name at least one PII type"),
+                                              ("masker_phone_regions", "must name at least one ISO 3166 region")])
+def test_a_blank_masker_list_stops_start_up(field: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=rf"{field.upper()}: .*{message}"):
+        blank: dict[str, Any] = {**SECRETS, field: ""}
+        load_settings(_env_file=None, **blank)
 
 
 def test_a_misspelt_setting_in_env_file_stops_start_up_naming_it(tmp_path: Path) -> None:

@@ -79,6 +79,14 @@ class MaskerSection(Section):
             raise ValueError(f"unknown PII types {unknown}; known: {list(MASKABLE_TYPES)}")
         return value
 
+    @field_validator("masker_phone_regions", mode="after")
+    @classmethod
+    def _some_region(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        # Blank is a mistake, never "no national numbers": they would then pass unmasked.
+        if not value:
+            raise ValueError("must name at least one ISO 3166 region, e.g. US,GB,DE")
+        return value
+
 
 class ModelSection(Section):
     google_api_key: SecretStr | None = Field(None, description="Gemini key; set = Gemini is the default model")
