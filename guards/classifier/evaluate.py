@@ -17,8 +17,8 @@ import numpy.typing as npt
 
 from guards.classifier.features import Features, Floats
 from guards.classifier.logreg import FitParams, fit, probabilities
+from pipeline.core.intervals import wilson
 
-Z95 = 1.959964
 FOLDS = 3
 
 
@@ -31,13 +31,8 @@ class Rate:
     def value(self) -> float:
         return self.hits / self.n if self.n else float("nan")
 
-    def wilson(self, z: float = Z95) -> tuple[float, float]:
-        if not self.n:
-            return float("nan"), float("nan")
-        p, n = self.value, self.n
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        return max(0.0, centre - half), min(1.0, centre + half)
+    def wilson(self) -> tuple[float, float]:
+        return wilson(self.hits, self.n) if self.n else (float("nan"), float("nan"))
 
     def __add__(self, other: Rate) -> Rate:
         return Rate(self.hits + other.hits, self.n + other.n)

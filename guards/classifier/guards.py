@@ -3,7 +3,7 @@ targets, and which held-out figures the issue asks for (`SPECS`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,9 +34,14 @@ class Target:
     value: float
 
     def figure(self, flags: list[bool], on: str) -> Figure:
-        r = rate(flags)
-        met = r.value >= self.value if self.op == ">=" else r.value <= self.value
-        return Figure(self.name, r, f"{self.op} {self.value:.0%}", bool(r.n) and met, on)
+        return figure(self.name, flags, self.op, self.value, on)
+
+
+def figure(name: str, flags: Iterable[bool], op: str, value: float, on: str) -> Figure:
+    """A measured share against its target: `op` ">=" (at least) or "<=" (at most); never met at n = 0."""
+    r = rate(list(flags))
+    met = r.value >= value if op == ">=" else r.value <= value
+    return Figure(name, r, f"{op} {value:.0%}", bool(r.n) and met, on)
 
 
 class _NoModel:
