@@ -8,7 +8,6 @@ token minted here for the session's email (`toolbox.scope`), never from the call
 from __future__ import annotations
 
 import asyncio
-import time
 import warnings
 from typing import Any
 
@@ -22,7 +21,7 @@ from pipeline.core.settings import Settings
 from toolbox.identity import AUTH_SERVICE, TokenIssuer
 from toolbox.jwks import issuer_url
 from toolbox.results import ToolResult, parse_result
-from toolbox.scope import current_idempotency_key, current_scope, session_email
+from toolbox.scope import current_idempotency_key, observed_call, session_email
 
 #: Parameters the desk fills in; the model never sees or chooses them.
 BOUND_PARAMS = {"idempotency_key": current_idempotency_key}
@@ -90,32 +89,17 @@ class ToolboxGateway:
         tools = await self.load()
         if name not in tools:
             raise ToolboxError(f"unknown tool {name!r}")
-        scope = current_scope()
-        if scope.observer is not None:
-            scope.observer.before_call(name, args)
-        started = time.perf_counter()
-        try:
-            async with asyncio.timeout(self.timeout_s):
-                text = await tools[name](**args)
+        with observed_call(name, args) as call:
+            try:
+                async with asyncio.timeout(self.timeout_s):
+                    text = await tools[name](**args)
+            # A TypeError (a bound parameter or a wrong argument passed) is a programming error: it
+            # is caught by none of these and propagates unchanged (observed as a failed call).
+            except TRANSPORT_FAILURES as exc:
+                raise ToolboxUnavailable(f"{name} failed: {type(exc).__name__}: {exc}") from exc
             result = parse_result(name, text)
-        # A TypeError (a bound parameter or a wrong argument passed) is a programming error: it is
-        # caught by none of these and propagates as it is.
-        except ToolboxError as exc:
-            self._observe(scope, name, args, started, None, exc.detail)
-            raise
-        except TRANSPORT_FAILURES as exc:
-            detail = f"{name} failed: {type(exc).__name__}: {exc}"
-            self._observe(scope, name, args, started, None, detail)
-            raise ToolboxUnavailable(detail) from exc
-        self._observe(scope, name, args, started, result.row_count, None)
+            call.row_count = result.row_count
         return result
-
-    @staticmethod
-    def _observe(scope: Any, name: str, args: dict[str, Any], started: float, rows: int | None,
-                 error: str | None) -> None:
-        if scope.observer is not None:
-            scope.observer.after_call(name, args, ok=error is None, ms=(time.perf_counter() - started) * 1000,
-                                      row_count=rows, error=error)
 
     async def aclose(self) -> None:
         if self._client is not None:

@@ -6,13 +6,14 @@ The pipeline enters `bound_to(ToolScope(...))` for a turn; the Toolbox client re
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from pipeline.core.errors import ToolboxError
+from pipeline.core.errors import SupportdeskError, ToolboxError
 
 
 class ToolObserver(Protocol):
@@ -52,6 +53,35 @@ def current_scope() -> ToolScope:
         # Fail closed: a tool call outside a logged-in turn must not run with any email.
         raise ToolboxError("tool called outside a bound customer session")
     return scope
+
+
+@dataclass
+class ObservedCall:
+    """Filled in by the caller: the rows the call returned."""
+
+    row_count: int | None = None
+    started: float = field(default_factory=time.perf_counter)
+
+
+@contextmanager
+def observed_call(name: str, args: dict[str, Any]) -> Iterator[ObservedCall]:
+    """One tool call as the bound turn's observer sees it: asked first (it may refuse by raising),
+    then told how the call ended, whether it returned or raised."""
+    observer = current_scope().observer
+    if observer is not None:
+        observer.before_call(name, args)
+    call = ObservedCall()
+    try:
+        yield call
+    except Exception as exc:
+        if observer is not None:
+            observer.after_call(name, args, ok=False, ms=(time.perf_counter() - call.started) * 1000,
+                                row_count=None,
+                                error=exc.detail if isinstance(exc, SupportdeskError) else type(exc).__name__)
+        raise
+    if observer is not None:
+        observer.after_call(name, args, ok=True, ms=(time.perf_counter() - call.started) * 1000,
+                            row_count=call.row_count, error=None)
 
 
 def session_email() -> str:

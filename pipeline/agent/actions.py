@@ -14,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -28,7 +27,7 @@ from pipeline.core.errors import ToolboxError
 from pipeline.pending import ProposedAction
 from toolbox.client import ToolboxGateway
 from toolbox.results import ToolResult
-from toolbox.scope import bound_to, current_scope, idempotency_key
+from toolbox.scope import bound_to, current_scope, idempotency_key, observed_call
 
 WRITE_TOOL = "action-log"
 WRITE_UNKNOWN = ("We could not confirm whether your request was recorded. If you confirm it again today, it is "
@@ -117,20 +116,9 @@ class ActionDesk:
         Observed like any tool call (budget, loop detection, the turn's `tool` event), so a turn
         shows that the model asked to write and what came of it.
         """
-        observer = current_scope().observer
-        if observer is not None:
-            observer.before_call(WRITE_TOOL, args)
-        started = time.perf_counter()
-        try:
+        with observed_call(WRITE_TOOL, args) as call:
             result = await self._propose(args)
-        except Exception as exc:
-            if observer is not None:
-                observer.after_call(WRITE_TOOL, args, ok=False, ms=(time.perf_counter() - started) * 1000,
-                                    row_count=None, error=type(exc).__name__)
-            raise
-        if observer is not None:
-            observer.after_call(WRITE_TOOL, args, ok=True, ms=(time.perf_counter() - started) * 1000,
-                                row_count=result["row_count"], error=None)
+            call.row_count = result["row_count"]
         return result
 
     async def _propose(self, args: dict[str, Any]) -> dict[str, Any]:
