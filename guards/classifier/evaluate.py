@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -53,6 +54,20 @@ def balanced_weights(labels: npt.NDArray[np.int64], boost: npt.NDArray[np.float6
         mask = labels == label
         w[mask] *= len(labels) / (2 * max(w[mask].sum(), 1e-9))
     return w
+
+
+def per_source(labels: npt.NDArray[np.int64], sources: Sequence[str], boost: Callable[[str], float]
+               ) -> npt.NDArray[np.float64]:
+    """Row weights under which each source's texts of one class weigh `boost(source)` in total.
+
+    Without it the largest public sets (1,100 Gandalf or JailbreakBench prompts against 32 from
+    Giskard) set the class's style, and a source held out reads as unlike it. Held out, this took
+    the Judge from 74.5% to 76.3% of attacks blocked and the Guardrail's off-topic share from 48.5%
+    to 54.6%, with fewer false blocks in both (DESIGN.md, Trade-offs).
+    """
+    keys = list(zip(sources, labels.tolist(), strict=True))
+    sizes = Counter(keys)
+    return np.array([boost(s) / sizes[(s, label)] for s, label in keys], dtype=np.float64)
 
 
 def fold_of(texts: Sequence[str], folds: int = FOLDS) -> npt.NDArray[np.int64]:

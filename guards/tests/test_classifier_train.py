@@ -11,7 +11,7 @@ import pytest
 
 from cli.main import main
 from guards.classifier.artefact import Classifier
-from guards.classifier.evaluate import Rate
+from guards.classifier.evaluate import Rate, per_source
 from pipeline.core.errors import ConfigError
 
 
@@ -61,3 +61,13 @@ def test_a_changed_model_file_is_refused(tmp_path: Path, ngram_model: tuple[Path
 def test_wilson_interval(hits: int, n: int, low: float, high: float) -> None:
     lo, hi = Rate(hits, n).wilson()
     assert lo == pytest.approx(low, abs=1e-3) and hi == pytest.approx(high, abs=1e-3)
+
+
+def test_every_source_of_a_class_weighs_its_boost_whatever_its_size() -> None:
+    sources = ["big"] * 6 + ["small"] * 2 + ["desk:cases"] * 3 + ["big"] * 2
+    labels = np.array([1] * 6 + [1] * 2 + [1] * 3 + [0] * 2)
+    w = per_source(labels, sources, lambda s: 3.0 if s.startswith("desk:") else 1.0)
+    totals = {(s, int(lab)): 0.0 for s, lab in zip(sources, labels, strict=True)}
+    for s, lab, weight in zip(sources, labels, w, strict=True):
+        totals[(s, int(lab))] += weight
+    assert totals == pytest.approx({("big", 1): 1.0, ("small", 1): 1.0, ("desk:cases", 1): 3.0, ("big", 0): 1.0})
