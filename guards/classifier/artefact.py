@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from guards.classifier import mlp
 from guards.classifier.embedders import Design, TextVectors, shared_embedder
-from guards.classifier.features import Features, Floats, NgramSpec, ngrams
+from guards.classifier.features import SHAPE, Features, Floats, NgramSpec, ngrams, shape_columns
 from guards.classifier.logreg import probabilities
 from guards.embedding.pins import verified_bytes
 from pipeline.core.errors import ConfigError
@@ -35,6 +35,7 @@ class ModelMeta(BaseModel):
     max_n: int = Field(gt=0)
     max_chars: int = Field(gt=0)
     dense_scale: float
+    shape: bool = Field(default=False, description="The `features.SHAPE` columns follow the embedding")
     hidden: int = Field(default=0, ge=0, description="Hidden units over the embedding; 0 = logistic regression")
     threshold: float = Field(description="Block iff P(block) >= threshold (calibrated on dev data)")
     threshold_rule: str
@@ -44,8 +45,14 @@ class ModelMeta(BaseModel):
     def spec(self) -> NgramSpec:
         return NgramSpec(self.buckets, self.min_n, self.max_n, self.max_chars)
 
+    @property
+    def dense_width(self) -> int:
+        return self.dims + (len(SHAPE) if self.shape else 0)
 
-def featurize(texts: Sequence[str], dense: Floats, spec: NgramSpec) -> Features:
+
+def featurize(texts: Sequence[str], dense: Floats, spec: NgramSpec, shape: bool) -> Features:
+    if shape:
+        dense = np.hstack([dense, shape_columns(texts, spec.max_chars)])
     return Features(dense, ngrams(texts, spec))
 
 
@@ -88,7 +95,8 @@ class Classifier:
             weights = np.load(io.BytesIO(data[f"{name}.weights.npy"]), allow_pickle=False)
         except (OSError, ValueError) as exc:
             raise ConfigError(f"guard model {name} in {directory} cannot be read: {exc}") from exc
-        width = mlp.size(meta.dims, meta.buckets, meta.hidden) if meta.hidden else meta.dims + meta.buckets + 1
+        dense = meta.dense_width
+        width = mlp.size(dense, meta.buckets, meta.hidden) if meta.hidden else dense + meta.buckets + 1
         if weights.shape != (width,):
             raise ConfigError(f"guard model {name}: weights shape {weights.shape} does not fit its meta")
         embedder = shared_embedder(meta.design) if meta.design else None
@@ -97,8 +105,8 @@ class Classifier:
     def scores(self, texts: Sequence[str]) -> Floats:
         dense = (self._embedder.embed(texts) if self._embedder
                  else np.zeros((len(texts), 0), dtype=np.float32))
-        return probabilities(self._weights, featurize(texts, dense, self.meta.spec), self.meta.dense_scale,
-                             self.meta.hidden)
+        features = featurize(texts, dense, self.meta.spec, self.meta.shape)
+        return probabilities(self._weights, features, self.meta.dense_scale, self.meta.hidden)
 
     def score(self, text: str) -> float:
         return float(self.scores([text])[0])

@@ -1,7 +1,8 @@
 """Embeddings of training texts kept on disk between runs (`.supportdesk/`, never committed).
 
-Keyed by the SHA-256 of the exact text and the embedder design, so a changed text or design is
-simply a miss. Training embeds thousands of texts once; every later run reads them back.
+Keyed by the SHA-256 of the exact text the embedder reads (its `head`) and the embedder design, so
+a changed text, cut or design is simply a miss. Training embeds thousands of texts once; every
+later run reads them back.
 """
 
 from __future__ import annotations
@@ -33,15 +34,16 @@ class EmbeddingCache:
                 self._rows = dict(zip(data["keys"].tolist(), data["vectors"], strict=True))
 
     def embed(self, texts: Sequence[str]) -> Floats:
-        missing = list(dict.fromkeys(t for t in texts if _key(t) not in self._rows))
+        heads = [self._embedder.head(t) for t in texts]
+        missing = list(dict.fromkeys(h for h in heads if _key(h) not in self._rows))
         for start in range(0, len(missing), BATCH):
             chunk = missing[start:start + BATCH]
-            for text, vector in zip(chunk, self._embedder.embed(chunk), strict=True):
-                self._rows[_key(text)] = vector
+            for head, vector in zip(chunk, self._embedder.embed(chunk), strict=True):
+                self._rows[_key(head)] = vector
         if missing and self._path:
             self._path.parent.mkdir(parents=True, exist_ok=True)
             keys = np.array(list(self._rows))
             np.savez(self._path, keys=keys, vectors=np.stack([self._rows[k] for k in keys.tolist()]))
         if not texts:
             return np.zeros((0, self._embedder.dims), dtype=np.float32)
-        return np.stack([self._rows[_key(t)] for t in texts]).astype(np.float32)
+        return np.stack([self._rows[_key(h)] for h in heads]).astype(np.float32)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from guards.classifier.artefact import ModelMeta
 from guards.classifier.evaluate import Rate
+from guards.classifier.features import SHAPE
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,9 @@ def write_card(meta: ModelMeta, pins: dict[str, str], figures: Sequence[Figure],
         "",
         "## Model",
         f"- {_head(meta)} over [{meta.design or 'no'} sentence embedding ({meta.dims} dims, "
-        f"scaled x{meta.dense_scale:g})] + [hashed character {meta.min_n}-{meta.max_n}-grams of the "
+        f"scaled x{meta.dense_scale:g})]"
+        + (f" + [{len(SHAPE)} shape fractions: {', '.join(SHAPE)}, scaled the same]" if meta.shape else "")
+        + f" + [hashed character {meta.min_n}-{meta.max_n}-grams of the "
         f"NFKC/case-folded text, {meta.buckets} CRC-32 buckets, log(1+count), L2-normalised].",
         f"- Threshold: block iff P(block) >= {meta.threshold:.4f}. Chosen as the {meta.threshold_rule}.",
         "- Files (SHA-256, verified on load):",

@@ -38,8 +38,9 @@ class Trained:
         texts = [e.text for e in examples]
         self.prep.pre.update(guards.SPECS[self.prep.guard].pre_decisions(
             [t for t in texts if t not in self.prep.pre]))
-        scores = probabilities(self.ev.final, _features(texts, self.ev.design, options), options.params.dense_scale,
-                               options.params.hidden)
+        shape = guards.SPECS[self.prep.guard].shape
+        scores = probabilities(self.ev.final, _features(texts, self.ev.design, options, shape),
+                               options.params.dense_scale, options.params.hidden)
         return [(e, float(p), "unseen source") for e, p in zip(examples, scores, strict=True)]
 
 

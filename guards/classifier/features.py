@@ -7,6 +7,7 @@ into `buckets` columns, counted log(1 + n), and the row is L2-normalised.
 
 from __future__ import annotations
 
+import unicodedata
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -75,6 +76,31 @@ def ngrams(texts: Sequence[str], spec: NgramSpec) -> Sparse:
     cols = np.concatenate([c for c, _ in rows]) if rows else np.zeros(0, np.int64)
     vals = np.concatenate([v for _, v in rows]) if rows else np.zeros(0, np.float32)
     return Sparse(indptr, cols, vals, spec.buckets)
+
+
+#: What a message's words do not show but its shape does: adversarial suffixes
+#: ("Herezak({[HTMLsvg readers | Sure]"), code and markup, shouting, scripts mixed to hide words.
+#: Held out, these five columns took the Judge from 80.9% to 82.4% of attacks blocked at the same
+#: 0.6% of retail turns falsely blocked; the Guardrail does worse with them (DESIGN.md, Trade-offs).
+#: Message length was tried too and left out: "long means attack" would refuse long complaints.
+SHAPE = ("symbols", "brackets", "upper_letters", "scripts", "digits")
+_BRACKETS = frozenset("{}[]()<>|\\`^~$%=")
+
+
+def shape_row(text: str, max_chars: int) -> list[float]:
+    text = text[:max_chars]
+    n = max(len(text), 1)
+    letters = [c for c in text if c.isalpha()]
+    scripts = {unicodedata.name(c, "UNNAMED ").split(" ")[0] for c in letters}
+    return [sum(1 for c in text if not c.isalnum() and not c.isspace()) / n,
+            sum(1 for c in text if c in _BRACKETS) / n,
+            sum(1 for c in letters if c.isupper()) / max(len(letters), 1),
+            min(len(scripts), 4) / 4,
+            sum(1 for c in text if c.isdigit()) / n]
+
+
+def shape_columns(texts: Sequence[str], max_chars: int) -> Floats:
+    return np.array([shape_row(t, max_chars) for t in texts], dtype=np.float32).reshape(len(texts), len(SHAPE))
 
 
 @dataclass(frozen=True)

@@ -69,6 +69,8 @@ def _guardrail_pre(texts: Sequence[str]) -> dict[str, bool | None]:
 class GuardSpec:
     guard: Guard
     design: Design | None
+    #: Whether the model reads the `features.SHAPE` columns beside the embedding.
+    shape: bool
     pre_decisions: Callable[[Sequence[str]], dict[str, bool | None]]
     calibration: dict[str, tuple[Select, float]]
     targets: tuple[Target, ...]
@@ -112,7 +114,7 @@ SPECS: dict[Guard, GuardSpec] = {
     "judge": GuardSpec(
         # Not e5 + MiniLM: it blocks more held-out attacks but doubles false blocks on xSID, the one
         # non-English public set, held out (DESIGN.md, Trade-offs).
-        guard="judge", design="e5", pre_decisions=_judge_pre,
+        guard="judge", design="e5", shape=True, pre_decisions=_judge_pre,
         calibration={"retail (tau-bench + desk dev)": (_src("tau-bench", "desk:legit.yaml", "desk:written-retail"),
                                                        0.003),
                      "all benign": (lambda e: True, 0.005)},
@@ -125,7 +127,7 @@ SPECS: dict[Guard, GuardSpec] = {
                    and non_english(e), "<=", 0.02),
         )),
     "guardrail": GuardSpec(
-        guard="guardrail", design="e5", pre_decisions=_guardrail_pre,
+        guard="guardrail", design="e5", shape=False, pre_decisions=_guardrail_pre,
         calibration={"retail (tau-bench + desk dev)": (lambda e: e.source == "tau-bench" or _DESK_RETAIL(e), 0.01),
                      "non-English desk dev": (lambda e: _DESK_RETAIL(e) and non_english(e), 0.01)},
         targets=(
