@@ -64,3 +64,6 @@ async def read_json(request: Request, *, max_bytes: int) -> Any:
         return json.loads(body)
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise HTTPException(400, "The request body is not valid JSON.") from None
+    except RecursionError:
+        # A few kB of nested brackets exhaust the decoder's stack: the body's fault, not a 500.
+        raise HTTPException(400, "The request body is nested too deeply.") from None
