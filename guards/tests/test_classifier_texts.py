@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
@@ -28,3 +29,9 @@ def test_every_family_spans_many_languages_with_english_not_the_bulk(source: str
 def test_no_text_is_written_twice() -> None:
     texts = [normalise(e.text) for e in written("judge")]
     assert [t for t, n in Counter(texts).items() if n > 1] == []
+
+
+def test_every_language_tag_is_a_language_code() -> None:
+    # YAML reads a bare `lang: no` (Norwegian) as False, which then passed for a language.
+    tags = {e.tags["lang"] for e in written("judge")}
+    assert {t for t in tags if not re.fullmatch(r"[a-z]{2,3}(-[A-Za-z]{2,4})?", t)} == set()
