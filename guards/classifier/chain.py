@@ -35,6 +35,8 @@ class Trained:
 
     def score_unseen(self, examples: list[Example], options: Options) -> guards.Scored:
         """Texts from sources this guard never trained on, by its final model (and its rules)."""
+        if not examples:
+            return []
         texts = [e.text for e in examples]
         self.prep.pre.update(guards.SPECS[self.prep.guard].pre_decisions(
             [t for t in texts if t not in self.prep.pre]))
