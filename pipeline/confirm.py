@@ -1,7 +1,7 @@
 """The turn's side of propose-then-confirm: the card a proposal shows, and settling a reply.
 
 A customer's reply settles a pending action only when the whole message is an exact confirmation
-or refusal word (`pipeline.pending.reply_kind`) and the token verifies for this session's customer:
+or refusal word (`pipeline.core.replies.reply_kind`) and the token verifies for this session's customer:
 then "yes" writes exactly the signed proposal (once: the write's idempotency key) and "no" writes
 nothing. A token that does not verify writes nothing whatever the message says; any other message
 drops the pending action and is answered like any message (`Confirmation.settles` is False).
@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from pipeline.core.replies import Reply, reply_kind
 from pipeline.events import PendingCard
-from pipeline.pending import PendingAction, PendingRefused, PendingSigner, ProposedAction, Reply, reply_kind
+from pipeline.pending import PendingAction, PendingRefused, PendingSigner, ProposedAction
 from pipeline.ports import ActionsPort, MaskerPort
 
 _KINDS = {

@@ -17,7 +17,6 @@ import hmac
 import json
 import secrets
 import time
-import unicodedata
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -27,16 +26,7 @@ from pipeline.agent.policy import Action
 from pipeline.core.private_files import read_private_file
 
 _DOMAIN = b"supportdesk-pending-action-v1\x1f"
-#: Exact replies (after case-folding, trimming punctuation and spaces) that confirm or decline.
-#: Only these, and only while a valid pending action for this customer exists: anything else the
-#: customer writes discards the pending action and is answered as a new message.
-YES = frozenset({"yes", "y", "yeah", "yep", "yes please", "confirm", "ok", "okay", "sure",
-                 "ja", "ja bitte", "jawohl", "sí", "si", "oui", "sì", "sim", "da"})
-NO = frozenset({"no", "n", "nope", "no thanks", "cancel", "nein", "non", "não", "nao", "niet"})
 MAX_TOKEN_CHARS = 4096
-
-Reply = Literal["yes", "no"]
-
 
 class ProposedAction(BaseModel):
     """What would be recorded in `actions_log`, for which order (never the customer: that is bound)."""
@@ -71,12 +61,6 @@ class PendingRefused(Exception):
     def __init__(self, why: Literal["forged", "expired", "other customer"]) -> None:
         super().__init__(why)
         self.why = why
-
-
-def reply_kind(text: str) -> Reply | None:
-    """"yes" or "no" when the whole message is one of the exact confirmation words, else None."""
-    folded = " ".join(unicodedata.normalize("NFC", text).casefold().strip(" \t\n.!¡?¿,;:").split())
-    return "yes" if folded in YES else "no" if folded in NO else None
 
 
 def _b64(data: bytes) -> str:

@@ -1,8 +1,9 @@
 """The Guardrail's code fast paths: allows that need no model, and cannot carry an instruction.
 
-Plain shop questions (the same rule the Judge uses), and a message that is nothing but our order
-ids (a customer answering "which order?"). Anything else, an order id with words around it in any
-language included, is for the model: an id must never carry an instruction past the Guardrail.
+Plain shop questions (the same rule the Judge uses), a message that is nothing but our order
+ids (a customer answering "which order?"), and a bare yes or no (answering "shall I?"). Anything
+else, an order id with words around it in any language included, is for the model: an id must
+never carry an instruction past the Guardrail.
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from guards.judge.decoders import variants
 from guards.judge.rules import FastPath
 from guards.schema import Verdict
 from pipeline.core.ids import WRITTEN_PATTERN
+from pipeline.core.replies import reply_kind
 
 ORDER_ID_RULE = "fast.names_an_order"
+REPLY_RULE = "fast.yes_or_no"
 #: Only order ids, separated by punctuation or spaces: no room for an instruction.
 ONLY_ORDER_IDS = re.compile(rf"^[\s\W_]*(?:{WRITTEN_PATTERN}[\s\W_]*)+$", re.IGNORECASE)
 
@@ -23,6 +26,9 @@ def fast_verdict(text: str, fast_path: FastPath) -> Verdict | None:
     """The fast paths' allow, or None when the model must decide."""
     if fast_path.allows(variants(text)):
         return Verdict(verdict="allow", reason=f"Allowed: {fast_path.description}.", rules=[fast_path.id],
+                       tier="fast_path")
+    if reply_kind(text) is not None:
+        return Verdict(verdict="allow", reason="Allowed: the message is a bare yes or no.", rules=[REPLY_RULE],
                        tier="fast_path")
     if ONLY_ORDER_IDS.match(text):
         return Verdict(verdict="allow", reason="Allowed: the message names one of our orders.",

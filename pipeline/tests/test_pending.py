@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.confirm import Confirmation
-from pipeline.pending import PendingRefused, PendingSigner, ProposedAction, reply_kind
+from pipeline.core.replies import reply_kind
+from pipeline.pending import PendingRefused, PendingSigner, ProposedAction
 
 PROPOSAL = ProposedAction(order_id="ORD-10042", action="exchange_request", items=("Trail running shoes",),
                           new_item="size 44")
