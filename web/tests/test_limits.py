@@ -161,10 +161,10 @@ async def test_stale_limit_rows_of_any_bucket_are_swept(two_workers: list[WebSer
     for _ in range(1_000):  # buckets hit once and never again, as random emails from many addresses are
         await limiter.hit(f"login:email:{secrets.token_hex(6)}@sweep.example", limit=LIMIT, window_s=1)
     await asyncio.sleep(1.1)
-    # Earlier tests' rows whose windows have ended count too: each hit sweeps SWEEP_PER_HIT of any bucket.
+    # Earlier tests' rows whose windows have ended count too, and a slow loop above has already swept
+    # some of its own: each hit sweeps SWEEP_PER_HIT rows of any bucket.
     ended = await pool.fetchval("SELECT now()")
     stale = await pool.fetchval("SELECT count(*) FROM rate_limit_hits WHERE expires_at < $1", ended)
-    assert stale >= 1_000
     for _ in range(math.ceil(stale / SWEEP_PER_HIT)):
         await limiter.hit("login:address:198.51.100.8", limit=LIMIT, window_s=300)
     assert await pool.fetchval("SELECT count(*) FROM rate_limit_hits WHERE expires_at < $1", ended) == 0
