@@ -143,8 +143,8 @@ class Turn:
         recall = None if confirmation.settles else asyncio.create_task(self._timed_recall(message))
         try:
             off_topic = await self._guardrail(guardrail)
-            # A bare "yes"/"no" may read as off-topic; it is let through only as the exact word,
-            # answering a pending action this desk signed for this very customer.
+            # Whatever Guardrail is plugged in, a bare "yes"/"no" is let through as the exact word
+            # answering a pending action this desk signed for this very customer (ours allows it anyway).
             if off_topic is not None and not confirmation.verified:
                 self.recorder.step("recall", "skipped", reason="turn blocked")
                 self._end(blocked("guardrail", off_topic))
@@ -160,7 +160,7 @@ class Turn:
         finally:
             if recall is not None:
                 await _discard(recall)
-        if recall is None:
+        if confirmation.settles:
             answer, proposal = await self._settle(confirmation), None
         else:
             answer, proposal = await self._answer(message, [m.text for m in memories.kept])

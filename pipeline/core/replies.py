@@ -1,7 +1,7 @@
 """The exact words that confirm or decline: one list for the Guardrail and for pending actions.
 
 A message that is only one of these words carries no instruction, so the Guardrail lets it
-through without its model; whether it confirms anything is decided by `pipeline/pending.py`.
+through without its model; whether it confirms anything is decided by `pipeline/confirm.py`.
 """
 
 from __future__ import annotations
