@@ -139,7 +139,7 @@ class AddressTail:
         """Where a run of words right after a unit ends with a country or region, in any case
         ("suite 112 calgary alberta and …"): the longest such run's end, or None."""
         run = self._lower_town.match(text, committed)
-        if not run or not self._ends_with_unit.search(text[max(0, committed - 24) : committed]):
+        if not run or not self._after_unit(text, committed):
             return None
         words = list(re.finditer(r"\S+", run[0]))
         for last in reversed(words):
@@ -149,6 +149,8 @@ class AddressTail:
 
     def _closes_unit_line(self, text: str, committed: int, town: re.Match[str]) -> bool:
         """Whether `town` directly follows a unit on its line and ends that line or sentence."""
-        return (town.start() == committed and "\n" not in town[0]
-                and self._ends_with_unit.search(text[max(0, committed - 24) : committed]) is not None
+        return (town.start() == committed and "\n" not in town[0] and self._after_unit(text, committed)
                 and self._line_end.match(text, town.end()) is not None)
+
+    def _after_unit(self, text: str, position: int) -> bool:
+        return self._ends_with_unit.search(text[max(0, position - 24) : position]) is not None
