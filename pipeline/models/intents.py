@@ -69,6 +69,10 @@ class IntentRecognizer:
             for name, spec in self._data.intents.items()
         }
 
+    def prepare(self, text: str) -> None:
+        """Embed `text` now, so that `recognise(text)` finds its vector (a blocking call: ~20 ms)."""
+        self._embedder.embed_one(text)
+
     def keyword_hit(self, intent: Intent, text: str) -> str | None:
         """The id (`<intent>#<n>`) of the first keyword rule of `intent` matching `text`."""
         return next((rule for rule, rx in self._keywords.get(intent, []) if rx.search(text)), None)

@@ -8,6 +8,7 @@ approximate `usage_metadata` so token budgets apply to it like to a hosted model
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncGenerator
 from typing import Any
 
@@ -41,6 +42,11 @@ class OfflineSupportLlm(BaseLlm):
     @override
     def capabilities(self) -> LlmCapabilities:
         return LlmCapabilities(output_schema_and_tools=False)
+
+    async def prepare(self, message: str) -> None:
+        """Embed the message before the turn reaches the agent: the desk starts this beside the
+        Judge's round trip, in a worker thread (the engine releases the GIL)."""
+        await asyncio.to_thread(self.recognizer.prepare, message)
 
     def recognise(self, message: str) -> IntentMatch:
         """The message's intent. A turn asks two or three times (it re-plans after every tool
