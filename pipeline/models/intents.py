@@ -1,4 +1,5 @@
-"""Intent recognition of the offline support model: keyword rules plus exemplar similarity.
+"""Intent recognition of the offline support model: keyword rules plus exemplar similarity
+on multilingual-e5-small (the process's one e5, shared with the Guardrail's classifier).
 
 Data: `data/intents.yaml` (see its header for the scoring rule). Keywords catch the short,
 explicit phrasings embeddings score poorly ("cancel 10042"); embeddings catch paraphrases no
@@ -80,7 +81,7 @@ class IntentRecognizer:
     def recognise(self, text: str) -> IntentMatch:
         """Among intents over the threshold and within the margin of the best: keyword-confirmed
         first, then priority, then score."""
-        # The message as it came: the vector the Guardrail and recall already computed this turn.
+        # The message as it came, so the vector `prepare` or the Guardrail computed is found.
         # (MiniLM needed order numbers masked; e5 scores the desk's dev texts the same either way.)
         best = self._bank.best(self._embedder.embed_one(text))
         scores = {name: best[name].score + (self._data.keyword_bonus if self.keyword_hit(name, text) else 0.0)
