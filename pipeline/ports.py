@@ -35,6 +35,10 @@ class ActionsPort(Protocol):
 
 
 class AgentPort(Protocol):
+    async def prepare(self, text: str) -> None:
+        """Work on the message that can start before the guards have decided (it must not answer)."""
+        ...
+
     def run(self, email: str, text: str, memories: Sequence[str]) -> AsyncIterator[AdkEvent]: ...
 
 

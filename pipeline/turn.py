@@ -123,13 +123,18 @@ class Turn:
             return
         message = cleaned.text
         guardrail = asyncio.create_task(self._timed_guardrail(message))
+        # The agent's own early work on the message (the offline model embeds it) shares the
+        # Judge's wait too; nothing it does is seen unless every guard allows.
+        prepared = asyncio.create_task(self.services.agent.prepare(message))
         try:
-            await self._guarded(message, pending, guardrail)
+            await self._guarded(message, pending, guardrail, prepared)
         finally:
             await _discard(guardrail)
+            await _discard(prepared)
 
     async def _guarded(self, message: str, pending: str | None,
-                       guardrail: asyncio.Task[tuple[GuardrailResult, float]]) -> None:
+                       guardrail: asyncio.Task[tuple[GuardrailResult, float]],
+                       prepared: asyncio.Task[None]) -> None:
         judged = await self._judge(message)
         if judged is not None:
             self.recorder.step("recall", "skipped", reason="turn blocked")
@@ -163,7 +168,7 @@ class Turn:
         if confirmation.settles:
             answer, proposal = await self._settle(confirmation), None
         else:
-            answer, proposal = await self._answer(message, [m.text for m in memories.kept])
+            answer, proposal = await self._answer(message, [m.text for m in memories.kept], prepared)
         with self.step("masker") as timer:
             masked = await self.services.masker.mask(answer)
             card = await pending_card(self.signer, self.services.masker, self.email, proposal)
@@ -206,11 +211,13 @@ class Turn:
             timer.end(_status(checked.verdict), **checked.verdict.model_dump())
         return checked.verdict.reason if checked.verdict.verdict == "block" else None
 
-    async def _answer(self, message: str, memories: list[str]) -> tuple[str, ProposedAction | None]:
+    async def _answer(self, message: str, memories: list[str],
+                      prepared: asyncio.Task[None]) -> tuple[str, ProposedAction | None]:
         """The agent's answer, and the write it proposed (nothing is written in this turn)."""
         answer = ""
         with (self.step("agent") as timer, bound_to(ToolScope(self.email, self.recorder.turn_id, self.tool_observer)),
               collecting_proposals() as proposals):
+            await prepared
             async for event in self.services.agent.run(self.email, message, memories):
                 if event.usage_metadata:
                     self.budget.add_tokens(input_tokens=event.usage_metadata.prompt_token_count or 0,

@@ -22,7 +22,7 @@ async def build_services(settings: Settings) -> DeskServices:
     embedder = await asyncio.to_thread(Embedder.load)
     gateway = ToolboxGateway.from_settings(settings)
     await gateway.load()
-    llms = build_llms(settings, ("guardrail", "agent"), embedder=embedder)
+    llms = build_llms(settings, ("guardrail", "agent"))
     actions = ActionDesk(gateway)
     guardrail = Guardrail(llms["guardrail"], RuleSet.load().fast_path)
     await guardrail.warm_up()

@@ -111,7 +111,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         settings = private_settings(Path(tmp))
-        engine = JudgeEngine(RuleSet.load(), LlmJudgeTier(build_llm(settings, "judge", embedder=None)))
+        engine = JudgeEngine(RuleSet.load(), LlmJudgeTier(build_llm(settings, "judge")))
         rule_texts = [text for text in MESSAGES if engine.decide_rules(text) is not None]
         model_texts = [text for text in MESSAGES if engine.decide_rules(text) is None]
         print(f"{len(MESSAGES)} desk messages: {len(rule_texts)} decided by rules, {len(model_texts)} by the model")

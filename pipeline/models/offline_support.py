@@ -8,6 +8,7 @@ approximate `usage_metadata` so token budgets apply to it like to a hosted model
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncGenerator
 from typing import Any
 
@@ -21,7 +22,7 @@ from typing_extensions import override
 from guards.llm.offline_answer import model_response
 from pipeline.models import answers
 from pipeline.models.exemplars import TextEmbedder
-from pipeline.models.extract import find_order_ids
+from pipeline.models.extract import find_order_ids, strip_order_refs
 from pipeline.models.intents import IntentMatch, IntentRecognizer
 from pipeline.models.planner import Step, next_step
 from pipeline.models.request_view import read_request
@@ -42,14 +43,21 @@ class OfflineSupportLlm(BaseLlm):
     def capabilities(self) -> LlmCapabilities:
         return LlmCapabilities(output_schema_and_tools=False)
 
+    async def prepare(self, message: str) -> None:
+        """Embed the message before the turn reaches the agent: the desk starts this beside the
+        Judge's round trip, in a worker thread (the engine releases the GIL)."""
+        await asyncio.to_thread(self.recognizer.prepare, message)
+
     def recognise(self, message: str) -> IntentMatch:
         """The message's intent. A turn asks two or three times (it re-plans after every tool
         result); the embedder's cache of recent texts makes the repeats cheap."""
         match = self.recognizer.recognise(message)
         # A named order with no other recognisable request ("ORD-10042?", "hi, 10042 please")
-        # is a status question.
+        # is a status question; so is a message that is nothing but order ids, which e5 reads as
+        # close to every "where is my order" exemplar.
         vague = match.evidence.startswith("below-threshold") or match.intent in _VAGUE_WITH_ORDER
-        if vague and find_order_ids(message):
+        bare = not strip_order_refs(message).strip(" ?!.,")
+        if (vague or bare) and find_order_ids(message):
             return IntentMatch(intent="order_status", score=match.score, evidence=f"order-id+{match.evidence}")
         return match
 

@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 import yaml
 
-from guards.embedding import Embedder
 from guards.guardrail.fast_path import ONLY_ORDER_IDS, REPLY_RULE, fast_verdict
 from guards.guardrail.scope import scope
 from guards.judge.rules import RuleSet
@@ -21,8 +20,8 @@ CASES = yaml.safe_load((Path(__file__).parent / "cases" / "guardrail.yaml").read
 
 
 @pytest.fixture(scope="module")
-def guardrail(base_settings: Settings, embedder: Embedder) -> Guardrail:
-    return Guardrail(build_llm(base_settings, "guardrail", embedder=embedder), RuleSet.load().fast_path)
+def guardrail(base_settings: Settings) -> Guardrail:
+    return Guardrail(build_llm(base_settings, "guardrail"), RuleSet.load().fast_path)
 
 
 def _case(case: dict[str, Any]) -> Any:

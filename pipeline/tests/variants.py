@@ -167,7 +167,7 @@ async def toolbox_down(desk: Desk, settings: Settings, tmp: Path) -> AsyncIterat
     server.start()
     try:
         async with AsyncExitStack() as stack:
-            agent = await _agent_services(stack, own, build_llm(own, "agent", embedder=Embedder.load()))
+            agent = await _agent_services(stack, own, build_llm(own, "agent"))
             server.stop()
             yield _rebuilt(desk, own, **agent)
     finally:
@@ -203,7 +203,7 @@ async def _stopped_database(desk: Desk, settings: Settings, tmp: Path, pgdata: P
     embedder = Embedder.load()
     try:
         async with AsyncExitStack() as stack:
-            agent = await _agent_services(stack, own, build_llm(own, "agent", embedder=embedder))
+            agent = await _agent_services(stack, own, build_llm(own, "agent"))
             memory = build_memory(own, embedder=embedder)
             stack.push_async_callback(memory.aclose)
             database.stop()

@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 import yaml
 
-from guards.embedding import Embedder
 from guards.llm.resilient import ResilientLlm
 from pipeline.core.errors import ConfigError
 from pipeline.core.outbound import OFFLINE_ONLY_ENV
@@ -32,14 +31,13 @@ CASES = yaml.safe_load((Path(__file__).parent / "cases" / "factory_cases.yaml").
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
-def test_build_llm(case: dict[str, Any], embedder: Embedder, make_settings: Callable[..., Settings]) -> None:
+def test_build_llm(case: dict[str, Any], make_settings: Callable[..., Settings]) -> None:
     settings = make_settings(**case["settings"])
-    given = embedder if case.get("embedder", True) else None
     if "error" in case:
         with pytest.raises(ConfigError, match=case["error"]):
-            build_llm(settings, case["role"], embedder=given)
+            build_llm(settings, case["role"])
         return
-    llm = build_llm(settings, case["role"], embedder=given)
+    llm = build_llm(settings, case["role"])
     assert type(llm).__name__ == case["builds"]
     if "threshold" in case:
         assert getattr(llm, "threshold", None) == case["threshold"]
@@ -52,8 +50,8 @@ def test_build_llm(case: dict[str, Any], embedder: Embedder, make_settings: Call
 
 
 @pytest.mark.parametrize(("model", "shared"), [("gemini-2.5-flash", True), ("offline", False)])
-def test_one_hosted_model_serves_every_role_of_a_process(model: str, shared: bool, embedder: Embedder,
+def test_one_hosted_model_serves_every_role_of_a_process(model: str, shared: bool,
                                                           make_settings: Callable[..., Settings]) -> None:
     settings = make_settings(supportdesk_model=model, google_api_key="test-key")
-    llms = build_llms(settings, ("guardrail", "agent"), embedder=embedder)
+    llms = build_llms(settings, ("guardrail", "agent"))
     assert (llms["guardrail"] is llms["agent"]) is shared

@@ -20,7 +20,6 @@ from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
 from guards.classifier.data import Example, desk_cases
-from guards.embedding import Embedder
 from guards.judge import JudgeEngine, RuleSet
 from guards.judge.model_tier import LlmJudgeTier
 from guards.llm_verdict import parse_llm_verdict
@@ -37,9 +36,9 @@ CASES: dict[Role, list[dict[str, Any]]] = {
 
 
 @pytest.fixture(scope="module")
-def guard_llms(embedder: Embedder, make_settings: Callable[..., Settings]) -> dict[Role, BaseLlm]:
+def guard_llms(make_settings: Callable[..., Settings]) -> dict[Role, BaseLlm]:
     settings = make_settings(supportdesk_model="offline")
-    return {role: build_llm(settings, role, embedder=embedder) for role in ("guardrail", "judge")}
+    return {role: build_llm(settings, role) for role in ("guardrail", "judge")}
 
 
 async def _verdict(role: Role, message: str, llm: BaseLlm) -> Verdict:

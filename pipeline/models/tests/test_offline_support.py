@@ -16,7 +16,7 @@ from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
 from evals.fake_shop import SHOP_FILE, FakeShop
-from guards.embedding import Embedder
+from guards.classifier.embedders import E5Embedder
 from pipeline.models.offline_support import OfflineSupportLlm
 from pipeline.models.prompts import SUPPORT_INSTRUCTION
 from pipeline.models.request_view import with_memories
@@ -26,8 +26,8 @@ CASES = yaml.safe_load((CASES_DIR / "support_cases.yaml").read_text(encoding="ut
 
 
 @pytest.fixture(scope="module")
-def support_llm(embedder: Embedder) -> OfflineSupportLlm:
-    return OfflineSupportLlm.build(embedder)
+def support_llm(e5: E5Embedder) -> OfflineSupportLlm:
+    return OfflineSupportLlm.build(e5)
 
 
 async def _run_turn(runner: Runner, session_id: str, message: str) -> list[Event]:
@@ -35,7 +35,9 @@ async def _run_turn(runner: Runner, session_id: str, message: str) -> list[Event
     return [event async for event in runner.run_async(user_id="ada", session_id=session_id, new_message=content)]
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+@pytest.mark.parametrize("case", [
+    pytest.param(c, marks=pytest.mark.xfail(reason=c["known_miss"], strict=True)) if "known_miss" in c else c
+    for c in CASES], ids=[c["id"] for c in CASES])
 async def test_support_case(case: dict[str, Any], support_llm: OfflineSupportLlm) -> None:
     shop = FakeShop.from_yaml(SHOP_FILE)
     memories = case.get("memories", [])

@@ -19,7 +19,7 @@ from google.genai import types
 
 from db.connect import connection
 from db.seed import SEED_FILE
-from guards.embedding import Embedder
+from guards.classifier.embedders import E5Embedder
 from pipeline.agent.actions import collecting_proposals
 from pipeline.agent.tools import desk_tools
 from pipeline.core.settings import Settings
@@ -79,9 +79,9 @@ def _row(world: dict[str, Any], ref: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 async def test_offline_model_with_toolbox(case: dict[str, Any], world: dict[str, Any], gateway: ToolboxGateway,
-                                          embedder: Embedder, desk_settings: Settings) -> None:
+                                          e5: E5Embedder, desk_settings: Settings) -> None:
     case = _fill(case, world["names"])
-    agent = LlmAgent(name="support", model=OfflineSupportLlm.build(embedder), instruction=SUPPORT_INSTRUCTION,
+    agent = LlmAgent(name="support", model=OfflineSupportLlm.build(e5), instruction=SUPPORT_INSTRUCTION,
                      tools=[*desk_tools(gateway)])
     sessions = InMemorySessionService()
     runner = Runner(app_name="models-toolbox", agent=agent, session_service=sessions)

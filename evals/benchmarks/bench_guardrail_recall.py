@@ -1,0 +1,116 @@
+"""p50/p95 of what a turn spends reading its message before the agent: Guardrail + memory recall.
+
+    .venv/bin/python -m evals.benchmarks.bench_guardrail_recall [--runs N] [--customers N]
+
+Builds the desk's Guardrail (offline classifier on e5), embedded memory (MiniLM; private
+PostgreSQL in a temp folder, `--customers` customers with a few memories each) and offline agent
+(intents on the same e5), as `pipeline.wiring` does, then for every message — each new, so nothing
+is remembered from an earlier one — times the Guardrail's check, then recall of the same message
+(the search only; the desk then has the Judge screen what it found), then the agent's intent match.
+Two kinds of message: ones the Guardrail's model must read, and plain status questions its fast
+path answers (there the agent's intent match is the first to embed the message with e5; the desk
+starts it beside the Judge). Target (issue 11): Guardrail + recall together p50 <= 20 ms. The
+process's CPU time of each step is printed too: on a shared machine it depends less on the other
+processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from db.bootstrap import prepare_database
+from db.embedded import EmbeddedPostgres
+from evals.harness import private_settings
+from guards.embedding import Embedder
+from guards.judge.rules import RuleSet
+from pipeline.guardrail import Guardrail
+from pipeline.memory.embedded import EmbeddedMemoryStore
+from pipeline.models.factory import build_llm
+from pipeline.models.offline_support import OfflineSupportLlm
+
+#: Messages the Guardrail's model must read (none is a plain fast-path question).
+MESSAGES = [
+    "My parcel should have come on Monday and I still have nothing, can you look into it",
+    "Please cancel the mug I ordered last week, I picked the wrong colour",
+    "¿Puedes decirme si mi pedido ya salió del almacén",
+    "What's the best way to cook rice for a big family dinner",
+    "Kann ich die Schuhe noch gegen eine Nummer größer umtauschen",
+    "I'd like to send back the rug I bought, it does not fit the room",
+]
+#: Plain status questions, each with a new order number: the Guardrail's fast path answers them.
+FAST_PATH = ["Where is my order ORD-{n}?", "What's the status of ORD-{n}?", "Has ORD-{n} shipped yet?"]
+PREFERENCES = ["Please always leave parcels with the neighbour at number {n}.",
+               "I prefer deliveries after {n}pm on weekdays.", "Only contact me by email, never by phone."]
+
+
+def report(label: str, wall_ms: list[float], cpu_ms: list[float]) -> None:
+    wall, cpu = statistics.quantiles(wall_ms, n=100), statistics.quantiles(cpu_ms, n=100)
+    print(f"{label:<28} n={len(wall_ms):<5} p50 {wall[49]:7.2f} ms  p95 {wall[94]:7.2f} ms   "
+          f"CPU p50 {cpu[49]:7.2f} ms  p95 {cpu[94]:7.2f} ms")
+
+
+async def measure(guardrail: Guardrail, memory: EmbeddedMemoryStore, agent: OfflineSupportLlm,
+                  texts: list[str], customers: int) -> None:
+    names = ("guardrail", "recall", "guardrail + recall", "agent intent (after both)")
+    wall: dict[str, list[float]] = {name: [] for name in names}
+    cpu: dict[str, list[float]] = {name: [] for name in names}
+    for i, text in enumerate(texts):
+        customer = f"c{i % customers}@example.com"
+        marks = [(time.perf_counter(), time.process_time())]
+        await guardrail.check(text)
+        marks.append((time.perf_counter(), time.process_time()))
+        await memory.recall(user_id=customer, query=text)
+        marks.append((time.perf_counter(), time.process_time()))
+        agent.recognise(text)
+        marks.append((time.perf_counter(), time.process_time()))
+        if i < 10:  # the first messages warm the engine, the pool and ADK
+            continue
+        for name, (a, b) in zip(names, ((0, 1), (1, 2), (0, 2), (2, 3)), strict=True):
+            wall[name].append((marks[b][0] - marks[a][0]) * 1000)
+            cpu[name].append((marks[b][1] - marks[a][1]) * 1000)
+    for name in names:
+        report(name, wall[name], cpu[name])
+
+
+async def bench(runs: int, customers: int) -> None:
+    with tempfile.TemporaryDirectory(prefix="bench-guardrail-recall-") as folder:
+        settings = private_settings(Path(folder))
+        await prepare_database(settings, seed_demo=False)
+        guardrail = Guardrail(build_llm(settings, "guardrail"), RuleSet.load().fast_path)
+        agent = build_llm(settings, "agent")
+        assert isinstance(agent, OfflineSupportLlm)
+        memory = EmbeddedMemoryStore.from_settings(settings, embedder=Embedder.load())
+        try:
+            await guardrail.warm_up()
+            for c in range(customers):
+                for template in PREFERENCES:
+                    await memory.save(user_id=f"c{c}@example.com", text=template.format(n=c % 9 + 1))
+            print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; "
+                  f"{customers * len(PREFERENCES)} memories of {customers} customers")
+            print("messages the Guardrail's model reads:")
+            await measure(guardrail, memory, agent, [f"{MESSAGES[i % len(MESSAGES)]} ({i})?" for i in range(runs + 10)],
+                          customers)
+            print("plain status questions (Guardrail fast path):")
+            await measure(guardrail, memory, agent,
+                          [FAST_PATH[i % len(FAST_PATH)].format(n=20000 + i) for i in range(runs + 10)], customers)
+        finally:
+            await memory.aclose()
+            EmbeddedPostgres(settings).stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--runs", type=int, default=300)
+    parser.add_argument("--customers", type=int, default=20)
+    args = parser.parse_args()
+    asyncio.run(bench(args.runs, args.customers))
+
+
+if __name__ == "__main__":
+    main()
