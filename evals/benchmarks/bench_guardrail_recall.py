@@ -28,13 +28,14 @@ from db.bootstrap import prepare_database
 from db.embedded import EmbeddedPostgres
 from evals.harness import private_settings
 from guards.embedding import Embedder
+from guards.guardrail.fast_path import fast_verdict
 from guards.judge.rules import RuleSet
 from pipeline.guardrail import Guardrail
 from pipeline.memory.embedded import EmbeddedMemoryStore
 from pipeline.models.factory import build_llm
 from pipeline.models.offline_support import OfflineSupportLlm
 
-#: Messages the Guardrail's model must read (none is a plain fast-path question).
+#: Messages for the Guardrail's model (those its fast path allows after all are left out).
 MESSAGES = [
     "My parcel should have come on Monday and I still have nothing, can you look into it",
     "Please cancel the mug I ordered last week, I picked the wrong colour",
@@ -93,12 +94,14 @@ async def bench(runs: int, customers: int) -> None:
                     await memory.save(user_id=f"c{c}@example.com", text=template.format(n=c % 9 + 1))
             print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; "
                   f"{customers * len(PREFERENCES)} memories of {customers} customers")
+            fast_path = RuleSet.load().fast_path
+            texts = [f"{MESSAGES[i % len(MESSAGES)]} ({i})?" for i in range(runs + 10)]
             print("messages the Guardrail's model reads:")
-            await measure(guardrail, memory, agent, [f"{MESSAGES[i % len(MESSAGES)]} ({i})?" for i in range(runs + 10)],
-                          customers)
+            await measure(guardrail, memory, agent, [t for t in texts if fast_verdict(t, fast_path) is None], customers)
             print("plain status questions (Guardrail fast path):")
-            await measure(guardrail, memory, agent,
-                          [FAST_PATH[i % len(FAST_PATH)].format(n=20000 + i) for i in range(runs + 10)], customers)
+            plain = [FAST_PATH[i % len(FAST_PATH)].format(n=20000 + i) for i in range(runs + 10)]
+            assert all(fast_verdict(t, fast_path) is not None for t in plain)
+            await measure(guardrail, memory, agent, plain, customers)
         finally:
             await memory.aclose()
             EmbeddedPostgres(settings).stop()
