@@ -27,7 +27,7 @@ def _share_right(cases: list[IntentCase], right: list[bool], *, english: bool) -
     return sum(picked) / len(picked)
 
 
-@pytest.mark.parametrize(("path", "english_floor", "other_floor"), [(DEV, 0.9, 0.85), (TEST, 0.85, 0.75)],
+@pytest.mark.parametrize(("path", "english_floor", "other_floor"), [(DEV, 0.9, 0.85), (TEST, 0.88, 0.8)],
                          ids=["dev", "held-out"])
 def test_most_messages_in_every_language_get_their_intent(e5: E5Embedder, path: Path, english_floor: float,
                                                           other_floor: float) -> None:
