@@ -61,13 +61,19 @@ class OfflineSupportLlm(BaseLlm):
             return IntentMatch(intent="order_status", score=match.score, evidence=f"order-id+{match.evidence}")
         return match
 
+    def is_delivery_note(self, memory: str) -> bool:
+        """Whether a recalled memory tells the courier where or how to deliver: its keywords, or
+        else the intent it reads as (a note in another language or in other words)."""
+        return (self.recognizer.keyword_hit("delivery_instruction", memory) is not None
+                or self.recognizer.recognise(memory).intent == "delivery_instruction")
+
     @override
     async def generate_content_async(
         self, llm_request: LlmRequest, stream: bool = False
     ) -> AsyncGenerator[LlmResponse, None]:
         view = read_request(llm_request)
         match = self.recognise(view.message)
-        notes = [m for m in view.memories if self.recognizer.keyword_hit("delivery_instruction", m)]
+        notes = [m for m in view.memories if self.is_delivery_note(m)]
         step = next_step(match.intent, view, notes)
         missing = sorted({c.name for c in step.calls} - view.tools)
         if missing:
