@@ -4,10 +4,10 @@ The Guardrail decides while the Judge's round trip is in flight (the Judge works
 process, so the two share the machine's cores instead of taking turns), but its verdict is read
 only once the Judge has allowed: a turn the Judge blocks or fails discards it unseen, and the
 events still come in chain order. The agent's preparation (the offline model embeds the message)
-overlaps the same wait and is awaited only when the agent step starts. Memory recall starts once the Judge allows and runs while the
-Guardrail finishes; a turn the Guardrail blocks throws its result away. Every turn ends in
-`pipeline.endings`: an outcome here (answered, blocked), a failure in the desk's `finish_with` —
-a guard that cannot answer never means "allow".
+overlaps the same wait and is awaited only when the agent step starts. Memory recall starts once
+the Judge allows and runs while the Guardrail finishes; a turn the Guardrail blocks throws its
+result away. Every turn ends in `pipeline.endings`: an outcome here (answered, blocked), a failure
+in the desk's `finish_with` — a guard that cannot answer never means "allow".
 
 Memories are untrusted (`pipeline.memory.screening`): recalled ones are screened by the policy and
 the Judge before the agent sees them, and a preference is screened by the Judge before it is
