@@ -3,11 +3,10 @@
     .venv/bin/python -m evals.reports.intent_accuracy [--grid]
 
 Cases: `pipeline/models/tests/cases/intent_dev.yaml` (dev texts of our case files, labelled: the
-intent threshold, bonus and margin are calibrated on these) and `intent_test.yaml` (written apart
+intent model's three numbers in intents.yaml are calibrated on these) and `intent_test.yaml` (written apart
 from the exemplars and never calibrated on). Prints accuracy in English and in other languages
 with n and a 95 % Wilson interval, and every miss (on `test` also on the cases no exemplar or dev
-text is a near copy of); `--grid` scores threshold x bonus x margin
-around the shipped values on `dev` only.
+text is a near copy of); `--grid` scores min_probability x min_similarity x keyword_logit on `dev`.
 """
 
 from __future__ import annotations
@@ -28,9 +27,9 @@ from pipeline.models.offline_support import OfflineSupportLlm
 
 CASES_DIR = Path(__file__).resolve().parents[2] / "pipeline" / "models" / "tests" / "cases"
 DEV, TEST = CASES_DIR / "intent_dev.yaml", CASES_DIR / "intent_test.yaml"
-THRESHOLDS = np.round(np.arange(0.70, 0.951, 0.01), 3)
-BONUSES = (0.0, 0.02, 0.04, 0.06, 0.08, 0.10, 0.15)
-MARGINS = (0.001, 0.01, 0.02, 0.03, 0.05, 0.08, 10.0)
+MIN_PROBABILITIES = np.round(np.arange(0.0, 0.71, 0.05), 3)
+KEYWORD_LOGITS = (0.0, 1.0, 2.0)
+MIN_SIMILARITIES = (0.0, 0.80, 0.82, 0.84, 0.86, 0.88)
 #: The guards' paraphrase-leak bound (guards/tests): at or above it, two texts say the same thing.
 NEAR_COPY = 0.955
 
@@ -55,11 +54,11 @@ def hits(model: OfflineSupportLlm, cases: Iterable[IntentCase]) -> list[bool]:
     return [model.recognise(c.text).intent in c.intents for c in cases]
 
 
-def agent(embedder: TextEmbedder, *, threshold: float | None = None, bonus: float | None = None,
-          margin: float | None = None) -> OfflineSupportLlm:
+def agent(embedder: TextEmbedder, *, min_probability: float | None = None, min_similarity: float | None = None,
+          keyword_logit: float | None = None) -> OfflineSupportLlm:
     data = IntentData.model_validate(load_data_file("intents.yaml"))
-    changes = {k: v for k, v in (("threshold", threshold), ("keyword_bonus", bonus), ("margin", margin))
-               if v is not None}
+    changes = {k: v for k, v in (("min_probability", min_probability), ("min_similarity", min_similarity),
+                                 ("keyword_logit", keyword_logit)) if v is not None}
     return OfflineSupportLlm(recognizer=IntentRecognizer(embedder, data.model_copy(update=changes)))
 
 
@@ -93,7 +92,7 @@ def unseen(cases: list[IntentCase], embedder: TextEmbedder, data: IntentData) ->
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--grid", action="store_true", help="score threshold x bonus x margin on dev")
+    parser.add_argument("--grid", action="store_true", help="score the three calibrated numbers on dev")
     args = parser.parse_args()
     embedder = shared_e5()
     dev = load_cases(DEV)
@@ -105,13 +104,12 @@ def main() -> None:
     print(f"test, no near copy among exemplars and dev (e5 cosine < {NEAR_COPY}): "
           f"{summary(strict, hits(shipped, strict))}")
     if args.grid:
-        for bonus in BONUSES:
-            for margin in MARGINS:
-                row = [sum(hits(agent(embedder, threshold=float(t), bonus=bonus, margin=margin), dev))
-                       for t in THRESHOLDS]
-                print(f"bonus {bonus:.2f} margin {margin:.3f}: "
-                      + " ".join(f"{t:.2f}:{n}" for t, n in zip(THRESHOLDS, row, strict=True)))
-
+        for logit in KEYWORD_LOGITS:
+            for similarity in MIN_SIMILARITIES:
+                row = [sum(hits(agent(embedder, min_probability=float(p), min_similarity=similarity,
+                                      keyword_logit=logit), dev)) for p in MIN_PROBABILITIES]
+                print(f"keyword_logit {logit:.1f} min_similarity {similarity:.2f}: "
+                      + " ".join(f"{p:.2f}:{n}" for p, n in zip(MIN_PROBABILITIES, row, strict=True)))
 
 if __name__ == "__main__":
     main()

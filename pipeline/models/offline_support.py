@@ -28,6 +28,10 @@ from pipeline.models.planner import Step, next_step
 from pipeline.models.request_view import read_request
 
 _VAGUE_WITH_ORDER = frozenset({"list_orders", "greeting", "thanks"})
+#: A memory is quoted as a delivery note at this probability: on the 13 calibration memories of
+#: pipeline/memory/tests the 7 notes read 0.54-0.99 and no other preference reads as one; a
+#: German "never call me, email only" reads 0.43.
+NOTE_MIN_PROBABILITY = 0.5
 
 
 class OfflineSupportLlm(BaseLlm):
@@ -64,8 +68,10 @@ class OfflineSupportLlm(BaseLlm):
     def is_delivery_note(self, memory: str) -> bool:
         """Whether a recalled memory tells the courier where or how to deliver: its keywords, or
         else the intent it reads as (a note in another language or in other words)."""
-        return (self.recognizer.keyword_hit("delivery_instruction", memory) is not None
-                or self.recognizer.recognise(memory).intent == "delivery_instruction")
+        if self.recognizer.keyword_hit("delivery_instruction", memory) is not None:
+            return True
+        match = self.recognizer.recognise(memory)
+        return match.intent == "delivery_instruction" and match.score >= NOTE_MIN_PROBABILITY
 
     @override
     async def generate_content_async(

@@ -35,9 +35,7 @@ async def _run_turn(runner: Runner, session_id: str, message: str) -> list[Event
     return [event async for event in runner.run_async(user_id="ada", session_id=session_id, new_message=content)]
 
 
-@pytest.mark.parametrize("case", [
-    pytest.param(c, marks=pytest.mark.xfail(reason=c["known_miss"], strict=True)) if "known_miss" in c else c
-    for c in CASES], ids=[c["id"] for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 async def test_support_case(case: dict[str, Any], support_llm: OfflineSupportLlm) -> None:
     shop = FakeShop.from_yaml(SHOP_FILE)
     memories = case.get("memories", [])
