@@ -1,8 +1,7 @@
 """Labelled example sentences, embedded once, and nearest-neighbour lookup over them.
 
-The offline intent recogniser, guardrail and judge all decide by cosine similarity of a
-message to hand-written exemplars kept in YAML data files under `pipeline/models/data/`.
-Every lookup returns the winning exemplar's id, so each decision can name its evidence.
+The offline intent recogniser fits its model on these vectors and names the nearest exemplar
+of the intent it picked as its evidence (data in `pipeline/models/data/intents.yaml`).
 """
 
 from __future__ import annotations
@@ -67,10 +66,22 @@ class ExemplarBank:
         self._ids = ids
         self._labels = np.array(labels)
         self._matrix = embedder.embed(texts)
+        self._matrix.flags.writeable = False  # shared with readers of `vectors`
         self.labels = tuple(groups)
 
     def __len__(self) -> int:
         return len(self._ids)
+
+    @property
+    def vectors(self) -> Vectors:
+        """Every exemplar's vector, a row each, in label order (read-only)."""
+        return self._matrix
+
+    @property
+    def label_indices(self) -> npt.NDArray[np.int64]:
+        """For each row of `vectors`, the index of its label in `labels`."""
+        index = {label: i for i, label in enumerate(self.labels)}
+        return np.array([index[label] for label in self._labels], dtype=np.int64)
 
     def best(self, vector: Vectors, k: int = 1) -> dict[str, Match]:
         """Nearest exemplar of every label (cosine = dot product of normalised vectors).

@@ -8,6 +8,7 @@ keyword list anticipates ("I no longer need the things I bought").
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Mapping
 from typing import Literal
@@ -100,9 +101,15 @@ class IntentRecognizer:
             name: [(f"{name}#{i}", re.compile(p, re.IGNORECASE)) for i, p in enumerate(spec.keywords)]
             for name, spec in self._data.intents.items()
         }
-        texts = [e.text for spec in self._data.intents.values() for e in spec.exemplars]
-        labels = np.array([i for i, spec in enumerate(self._data.intents.values()) for _ in spec.exemplars])
-        self._weights, self._biases = fit_softmax(embedder.embed(texts).astype(np.float64), labels, len(self._names))
+        self._weights, self._biases = fit_softmax(self._bank.vectors.astype(np.float64), self._bank.label_indices,
+                                                  len(self._names))
+
+    def recalibrated(self, **numbers: float) -> IntentRecognizer:
+        """The same fitted model with other calibration numbers of `IntentData` (for a grid: the
+        fit does not depend on them, so it is not repeated)."""
+        twin = copy.copy(self)
+        twin._data = self._data.model_copy(update=numbers)
+        return twin
 
     def prepare(self, text: str) -> None:
         """Embed `text` now, so that `recognise(text)` finds its vector (a blocking call: ~20 ms)."""
