@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict
 from guards.classifier.embedders import shared_e5
 from pipeline.core.intervals import wilson
 from pipeline.models.exemplars import TextEmbedder, load_data_file
-from pipeline.models.intents import IntentData, IntentRecognizer
+from pipeline.models.intents import IntentData
 from pipeline.models.offline_support import OfflineSupportLlm
 
 CASES_DIR = Path(__file__).resolve().parents[2] / "pipeline" / "models" / "tests" / "cases"
@@ -54,12 +54,9 @@ def hits(model: OfflineSupportLlm, cases: Iterable[IntentCase]) -> list[bool]:
     return [model.recognise(c.text).intent in c.intents for c in cases]
 
 
-def agent(embedder: TextEmbedder, *, min_probability: float | None = None, min_similarity: float | None = None,
-          keyword_logit: float | None = None) -> OfflineSupportLlm:
-    data = IntentData.model_validate(load_data_file("intents.yaml"))
-    changes = {k: v for k, v in (("min_probability", min_probability), ("min_similarity", min_similarity),
-                                 ("keyword_logit", keyword_logit)) if v is not None}
-    return OfflineSupportLlm(recognizer=IntentRecognizer(embedder, data.model_copy(update=changes)))
+def recalibrated(model: OfflineSupportLlm, **numbers: float) -> OfflineSupportLlm:
+    """`model` with other calibration numbers of intents.yaml (its fitted intent model is reused)."""
+    return OfflineSupportLlm(recognizer=model.recognizer.recalibrated(**numbers))
 
 
 def summary(cases: list[IntentCase], right: list[bool]) -> str:
@@ -96,7 +93,7 @@ def main() -> None:
     args = parser.parse_args()
     embedder = shared_e5()
     dev = load_cases(DEV)
-    shipped = agent(embedder)
+    shipped = OfflineSupportLlm.build(embedder)
     report("dev", dev, shipped)
     test = load_cases(TEST)
     report("test", test, shipped)
@@ -106,8 +103,8 @@ def main() -> None:
     if args.grid:
         for logit in KEYWORD_LOGITS:
             for similarity in MIN_SIMILARITIES:
-                row = [sum(hits(agent(embedder, min_probability=float(p), min_similarity=similarity,
-                                      keyword_logit=logit), dev)) for p in MIN_PROBABILITIES]
+                row = [sum(hits(recalibrated(shipped, min_probability=float(p), min_similarity=similarity,
+                                             keyword_logit=logit), dev)) for p in MIN_PROBABILITIES]
                 print(f"keyword_logit {logit:.1f} min_similarity {similarity:.2f}: "
                       + " ".join(f"{p:.2f}:{n}" for p, n in zip(MIN_PROBABILITIES, row, strict=True)))
 
