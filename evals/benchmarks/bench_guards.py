@@ -115,9 +115,8 @@ def main() -> None:
         rule_texts = [text for text in MESSAGES if engine.decide_rules(text) is not None]
         model_only = [text for text in MESSAGES if engine.decide_rules(text) is None]
         # The Judge remembers recent embeddings, so each measured model-tier message is made new.
-        model_texts = [f"{text} (v{i})" for i in range(args.runs + 20)
-                       for text in [model_only[i % len(model_only)]]
-                       if engine.decide_rules(f"{text} (v{i})") is None]
+        variants = [f"{model_only[i % len(model_only)]} (v{i})" for i in range(args.runs + 20)]
+        model_texts = [text for text in variants if engine.decide_rules(text) is None]
         print(f"{len(MESSAGES)} desk messages: {len(rule_texts)} decided by rules, {len(model_only)} by the model")
         report("judge decision in-process (decide_rules)", decision_samples(engine, MESSAGES, args.runs * 10))
         for name in ("judge", "masker"):
