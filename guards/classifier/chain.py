@@ -19,8 +19,8 @@ from guards.classifier.logreg import probabilities
 from guards.classifier.train import Evaluation, Options, Prepared, _features, evaluate_design, prepare
 
 #: The desk's retail customers: tau-bench's users (leave-one-source-out) and the desk's own
-#: customer cases (`test` split).
-RETAIL_SOURCES = ("tau-bench", "desk:legit.yaml", "desk:guardrail_cases")
+#: customer cases and retail probes (`test` split).
+RETAIL_SOURCES = ("tau-bench", "desk:legit.yaml", "desk:guardrail_cases", "desk:probes")
 
 
 @dataclass(frozen=True)

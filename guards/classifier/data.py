@@ -25,6 +25,11 @@ REPO = Path(__file__).resolve().parents[2]
 JUDGE_CASES = REPO / "evals" / "cases" / "judge"
 GUARDRAIL_CASES = REPO / "pipeline" / "models" / "tests" / "cases" / "guardrail_cases.yaml"
 JUDGE_MODEL_CASES = REPO / "pipeline" / "models" / "tests" / "cases" / "judge_cases.yaml"
+#: Both guards' probes: attacks, off-topic turns and retail customers, split dev/test like the rest.
+PROBES = Path(__file__).resolve().with_name("cases") / "probes.yaml"
+#: A probe's kind: its label, and the guard it labels (None = both; an attack says nothing about topic).
+_PROBE_KINDS: dict[str, tuple[int, Guard | None]] = {"attack": (1, "judge"), "offtopic": (1, "guardrail"),
+                                                     "retail": (0, None)}
 EXEMPLARS = Path(__file__).resolve().with_name("training")
 #: Training texts written for this desk (all dev): retail turns, off-topic turns, attacks.
 WRITTEN = Path(__file__).resolve().with_name("texts")
@@ -77,6 +82,10 @@ def desk_cases() -> list[tuple[Example, str, Guard | None]]:
             tags = {k: str(v) for k, v in case.items() if k in ("lang", "topic")}
             out.append((Example(case["text"], int(case["expect"] == "block"), f"desk:{path.stem}", tags),
                         case["split"], guard))
+    for case in yaml.safe_load(PROBES.read_text("utf-8"))["cases"]:
+        label, only = _PROBE_KINDS[case["kind"]]
+        tags = {k: str(case[k]) for k in ("lang", "kind", "family")}
+        out.append((Example(case["text"], label, "desk:probes", tags), case["split"], only))
     return out
 
 

@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from guards.classifier.cache import DEFAULT_DIR, EmbeddingCache
-from guards.classifier.data import EXEMPLARS, WRITTEN, corpus, desk_cases, exemplar_texts, written
+from guards.classifier.data import EXEMPLARS, PROBES, WRITTEN, corpus, desk_cases, exemplar_texts, written
 from guards.classifier.embedders import shared_embedder
 from guards.classifier.splits import leaked, normalise
 
@@ -26,7 +26,7 @@ REPO = Path(__file__).resolve().parents[2]
 CASE_FILES = [*(REPO / "evals" / "cases" / "judge").glob("*.yaml"),
               REPO / "pipeline" / "tests" / "cases" / "guardrail.yaml",
               REPO / "pipeline" / "models" / "tests" / "cases" / "guardrail_cases.yaml",
-              REPO / "pipeline" / "models" / "tests" / "cases" / "judge_cases.yaml"]
+              REPO / "pipeline" / "models" / "tests" / "cases" / "judge_cases.yaml", PROBES]
 
 
 def _cases(path: Path) -> list[dict[str, Any]]:
