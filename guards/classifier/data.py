@@ -114,6 +114,20 @@ def written(guard: Guard) -> list[Example]:
     return out
 
 
+#: Judge texts made of a written retail turn followed by a second written text: an attack after a
+#: genuine order question is still an attack, and two harmless turns together are still harmless.
+COMPOSED = 300
+
+
+def composed(examples: list[Example]) -> list[Example]:
+    """`COMPOSED` retail+attack (block) and as many retail+retail (allow) texts, seeded."""
+    rng = random.Random(f"{SEED}:composed")
+    retail = [e.text for e in examples if e.source == "desk:written-retail"]
+    attacks = [e.text for e in examples if e.source == "desk:written-attacks"]
+    return ([Example(f"{rng.choice(retail)} {a}", 1, "desk:composed") for a in rng.sample(attacks, COMPOSED)]
+            + [Example(f"{rng.choice(retail)} {r}", 0, "desk:composed") for r in rng.sample(retail, COMPOSED)])
+
+
 def _public(guard: Guard, root: Path) -> list[Example]:
     labels = scope().public_labels
     on_intents = set(labels["clinc150"]["on_topic"])
@@ -145,7 +159,7 @@ def corpus(guard: Guard, root: Path = datasets.DEFAULT_ROOT) -> Corpus:
         train += _examples(ex[side], label, "desk:exemplars")
     train += written(guard)
     if guard == "judge":  # the Guardrail's exemplars are harmless text for the Judge
-        train += _examples(ex["on_topic"] + ex["off_topic"], 0, "desk:exemplars")
+        train += composed(train) + _examples(ex["on_topic"] + ex["off_topic"], 0, "desk:exemplars")
     for example, split, only in desk_cases():
         if only not in (None, guard):
             if guard == "judge" and example.label == 1:  # off-topic text is harmless to the Judge

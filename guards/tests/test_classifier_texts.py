@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from guards.classifier.data import written
+from guards.classifier.data import COMPOSED, composed, corpus, written
 from guards.classifier.splits import normalise
 
 
@@ -35,3 +35,21 @@ def test_every_language_tag_is_a_language_code() -> None:
     # YAML reads a bare `lang: no` (Norwegian) as False, which then passed for a language.
     tags = {e.tags["lang"] for e in written("judge")}
     assert {t for t in tags if not re.fullmatch(r"[a-z]{2,3}(-[A-Za-z]{2,4})?", t)} == set()
+
+
+def test_composed_judge_texts_put_a_written_turn_before_an_attack_or_a_second_retail_turn() -> None:
+    texts = written("judge")  # type: ignore[arg-type]
+    retail = {e.text for e in texts if e.source == "desk:written-retail"}
+    attacks = {e.text for e in texts if e.source == "desk:written-attacks"}
+    made = composed(texts)
+    assert made == composed(texts)  # seeded: every build trains on the same texts
+    assert Counter(e.label for e in made) == {1: COMPOSED, 0: COMPOSED}
+    for e in made:
+        tails = attacks if e.label == 1 else retail
+        assert any(e.text.endswith(f" {tail}") and e.text[: -len(tail) - 1] in retail for tail in tails), e.text
+
+
+def test_only_the_judge_trains_on_composed_texts() -> None:
+    assert {e.source for e in corpus("guardrail").train if e.source == "desk:composed"} == set()
+    assert Counter(e.label for e in corpus("judge").train if e.source == "desk:composed") == {1: COMPOSED,
+                                                                                               0: COMPOSED}
