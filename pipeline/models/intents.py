@@ -104,6 +104,11 @@ class IntentRecognizer:
         self._weights, self._biases = fit_softmax(self._bank.vectors.astype(np.float64), self._bank.label_indices,
                                                   len(self._names))
 
+    @property
+    def data(self) -> IntentData:
+        """The intents, exemplars and calibration numbers this recogniser was built from."""
+        return self._data
+
     def recalibrated(self, **numbers: float) -> IntentRecognizer:
         """The same fitted model with other calibration numbers of `IntentData` (for a grid: the
         fit does not depend on them, so it is not repeated)."""
@@ -123,14 +128,14 @@ class IntentRecognizer:
         """The most probable intent; `unsupported` when it is not probable enough, or when even its
         nearest exemplar is unlike the message (a softmax always picks some intent)."""
         # The message as it came, so the vector `prepare` or the Guardrail computed is found.
-        vector = self._embedder.embed_one(text).astype(np.float64)
+        vector = self._embedder.embed_one(text)
         hits = {name: self.keyword_hit(name, text) for name in self._names}
-        logits = SHARPNESS * vector @ self._weights + self._biases + self._data.keyword_logit * np.array(
-            [hits[name] is not None for name in self._names], dtype=np.float64)
+        keyed = np.array([hits[name] is not None for name in self._names], dtype=np.float64)
+        logits = SHARPNESS * vector.astype(np.float64) @ self._weights + self._biases + self._data.keyword_logit * keyed
         probabilities = _softmax(logits)
         best = int(probabilities.argmax())
         name, probability = self._names[best], float(probabilities[best])
-        nearest = self._bank.best(vector.astype(np.float32))[name]
+        nearest = self._bank.best(vector)[name]
         if probability < self._data.min_probability or nearest.score < self._data.min_similarity:
             return IntentMatch(intent=FALLBACK, score=round(probability, 4),
                                evidence=f"below-threshold:{nearest.exemplar_id}")
