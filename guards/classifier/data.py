@@ -152,26 +152,32 @@ def _public(guard: Guard, root: Path) -> list[Example]:
 
 
 def corpus(guard: Guard, root: Path = datasets.DEFAULT_ROOT) -> Corpus:
-    train, held_out = _public(guard, root), list[Example]()
-    ex = exemplar_texts()
-    sides = (("attack", 1), ("benign", 0)) if guard == "judge" else (("on_topic", 0), ("off_topic", 1))
-    for side, label in sides:
-        train += _examples(ex[side], label, "desk:exemplars")
-    train += written(guard)
-    if guard == "judge":  # the Guardrail's exemplars are harmless text for the Judge
-        train += composed(train) + _examples(ex["on_topic"] + ex["off_topic"], 0, "desk:exemplars")
+    dev, held_out = list[Example](), list[Example]()
     for example, split, only in desk_cases():
         if only not in (None, guard):
             if guard == "judge" and example.label == 1:  # off-topic text is harmless to the Judge
                 example = Example(example.text, 0, example.source, example.tags)
             else:
                 continue
-        (train if split == "dev" else held_out).append(example)
+        (dev if split == "dev" else held_out).append(example)
     if guard == "judge":
         held_out += _examples(datasets.tensor_trust_attacks(root), 1, "tensor-trust")
-    train = _dedupe(train)
     test_texts = {normalise(e.text) for e in held_out if e.source.startswith("desk:")}
-    return Corpus([e for e in train if normalise(e.text) not in test_texts], held_out)
+
+    def unseen(examples: list[Example]) -> list[Example]:
+        return [e for e in examples if normalise(e.text) not in test_texts]
+
+    train = _public(guard, root)
+    ex = exemplar_texts()
+    sides = (("attack", 1), ("benign", 0)) if guard == "judge" else (("on_topic", 0), ("off_topic", 1))
+    for side, label in sides:
+        train += _examples(ex[side], label, "desk:exemplars")
+    train += written(guard)
+    if guard == "judge":  # the Guardrail's exemplars are harmless text for the Judge
+        # Composed from cleared texts only: a `test` text inside a composed one is not equal to it,
+        # so the final filter (and `splits.leaked`) would not see it.
+        train += composed(unseen(train)) + _examples(ex["on_topic"] + ex["off_topic"], 0, "desk:exemplars")
+    return Corpus(unseen(_dedupe(train + dev)), held_out)
 
 
 def _dedupe(examples: list[Example]) -> list[Example]:

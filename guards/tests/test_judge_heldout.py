@@ -17,8 +17,9 @@ import numpy as np
 import pytest
 import yaml
 
+from guards.classifier import data
 from guards.classifier.cache import DEFAULT_DIR, EmbeddingCache
-from guards.classifier.data import EXEMPLARS, PROBES, WRITTEN, corpus, desk_cases, exemplar_texts, written
+from guards.classifier.data import EXEMPLARS, PROBES, WRITTEN, Example, corpus, desk_cases, exemplar_texts, written
 from guards.classifier.embedders import shared_embedder
 from guards.classifier.splits import PARAPHRASE, leaked, normalise
 
@@ -68,6 +69,17 @@ def test_no_test_text_in_rules_or_exemplars(source: Path) -> None:
 @pytest.mark.parametrize("guard", ["judge", "guardrail"])
 def test_no_test_text_in_training_data(guard: str) -> None:
     assert leaked(TEST_TEXTS, (e.text for e in corpus(guard).train)) == []  # type: ignore[arg-type]
+
+
+def test_a_test_text_slipped_into_the_written_texts_reaches_no_composed_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The file tests above keep test texts out of the written files; this is the filter behind
+    # them. A composed text only contains its parts, so whole-text comparison alone would miss it.
+    slipped = next(e.text for e, split, only in desk_cases() if split == "test" and only == "judge" and e.label)
+    monkeypatch.setattr(data, "written", lambda guard: [
+        *written(guard), Example(slipped, 1, "desk:written-attacks"), Example(slipped, 0, "desk:written-retail")])
+    train = corpus("judge").train
+    assert [e.text for e in train if normalise(slipped) in normalise(e.text)] == []
+    assert sum(e.source == "desk:composed" for e in train) > 0
 
 
 def test_no_written_text_or_exemplar_paraphrases_a_test_text() -> None:
