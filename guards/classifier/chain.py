@@ -20,7 +20,7 @@ from guards.classifier.train import Evaluation, Options, Prepared, _features, ev
 
 #: The desk's retail customers: tau-bench's users (leave-one-source-out) and the desk's own
 #: customer cases and retail probes (`test` split).
-RETAIL_SOURCES = ("tau-bench", "desk:legit.yaml", "desk:guardrail_cases", "desk:probes")
+RETAIL = guards.retail("tau-bench", "desk:legit.yaml", "desk:guardrail_cases")
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ def chain_figures(judge: Trained, guardrail: Trained, options: Options) -> Chain
     j = judge.decisions(judge.ev.scored)
     g = guardrail.decisions(guardrail.ev.scored)
     g.update(guardrail.decisions(guardrail.score_unseen([e for e in attacks if e.text not in g], options)))
-    retail = [e for e, _, _ in guardrail.ev.scored if e.label == 0 and e.source in RETAIL_SOURCES]
+    retail = [e for e, _, _ in guardrail.ev.scored if RETAIL(e)]
     j.update(judge.decisions(judge.score_unseen([e for e in retail if e.text not in j], options)))
     both = {t: j[t] or g[t] for t in j.keys() & g.keys()}
     non_en = [e for e in retail if guards.non_english(e)]

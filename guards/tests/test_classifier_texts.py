@@ -38,7 +38,7 @@ def test_every_language_tag_is_a_language_code() -> None:
 
 
 def test_composed_judge_texts_put_a_written_turn_before_an_attack_or_a_second_retail_turn() -> None:
-    texts = written("judge")  # type: ignore[arg-type]
+    texts = written("judge")
     retail = {e.text for e in texts if e.source == "desk:written-retail"}
     attacks = {e.text for e in texts if e.source == "desk:written-attacks"}
     made = composed(texts)
