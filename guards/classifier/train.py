@@ -69,9 +69,10 @@ def _sampled(examples: list[Example], n: int | None) -> list[Example]:
     return out
 
 
-def _features(texts: Sequence[str], design: Design | None, options: Options, shape: bool) -> Features:
+def _features(texts: Sequence[str], design: Design | None, options: Options, shape: bool,
+              log=print) -> Features:  # type: ignore[no-untyped-def]
     # Each embedder's vectors are cached apart, so a design joining two reuses both caches.
-    dense = (np.hstack([EmbeddingCache(shared_embedder(p), options.cache_dir).embed(texts) for p in parts(design)])
+    dense = (np.hstack([EmbeddingCache(shared_embedder(p), options.cache_dir, log).embed(texts) for p in parts(design)])
              if design else np.zeros((len(texts), 0), dtype=np.float32))
     return artefact.featurize(texts, dense, options.spec, shape)
 
@@ -124,14 +125,14 @@ def evaluate_design(prep: Prepared, design: Design | None, options: Options, log
     scores the desk's `test` split and the evaluate-only sets."""
     spec_ = guards.SPECS[prep.guard]
     log(f"{prep.guard}: {_design_name(design)} on {len(prep.texts)} texts")
-    features = _features(prep.texts, design, options, spec_.shape)
+    features = _features(prep.texts, design, options, spec_.shape, log)
     oof = out_of_fold(features, prep.labels, prep.weights, prep.texts, options.params)
     threshold, rule = calibrate(oof, spec_.calibration_groups(prep.data.train, prep.labels))
     loso = leave_one_source_out(features, prep.labels, prep.weights, prep.sources, prep.public, options.params,
                                 on_fold=lambda s: log(f"  without {s}"))
     final = fit(features, prep.labels, prep.weights, options.params)
-    held_scores = probabilities(final, _features([e.text for e in prep.data.held_out], design, options, spec_.shape),
-                                options.params.dense_scale, options.params.hidden)
+    held_out = _features([e.text for e in prep.data.held_out], design, options, spec_.shape, log)
+    held_scores = probabilities(final, held_out, options.params.dense_scale, options.params.hidden)
     scored = spec_.score_table(prep.data, prep.sources, loso, held_scores)
     return Evaluation(design, threshold, rule, scored, final, oof)
 

@@ -26,7 +26,7 @@ def test_english_keeps_its_first_characters(e5: E5Embedder, text: str) -> None:
 
 
 @pytest.fixture
-def counted() -> tuple[E5Embedder, list[str]]:
+def counted(monkeypatch: pytest.MonkeyPatch) -> tuple[E5Embedder, list[str]]:
     """A fresh e5 remembering two texts, and the texts its engine was asked to embed."""
     embedder = E5Embedder(memo_size=2)
     asked: list[str] = []
@@ -36,7 +36,7 @@ def counted() -> tuple[E5Embedder, list[str]]:
         asked.extend(texts)
         return query(texts)
 
-    embedder._model.query = counting
+    monkeypatch.setattr(embedder._model, "query", counting)
     return embedder, asked
 
 
