@@ -41,10 +41,8 @@ class E5Engine:
         options.intra_op_num_threads = options.inter_op_num_threads = 1
         self._session = ort.InferenceSession(_graph(self._file), options, providers=["CPUExecutionProvider"])
 
-    def token_count(self, text: str, *, is_query: bool = True) -> int:
-        """Tokens the encoder reads for `text`, `<s>` and `</s>` included."""
-        if not is_query:
-            raise ValueError("the desk embeds queries only")
+    def token_count(self, text: str) -> int:
+        """Tokens the encoder reads for `text` as a query, `<s>` and `</s>` included."""
         return len(self._file.tokenizer.ids(_PREFIX + text)) + 2
 
     def query(self, texts: Sequence[str]) -> np.ndarray:

@@ -72,12 +72,12 @@ class E5Embedder:
 
     def head(self, text: str) -> str:
         head = text[:EMBED_CHARS]
-        if self._model.token_count(head, is_query=True) <= EMBED_TOKENS:
+        if self._model.token_count(head) <= EMBED_TOKENS:
             return head
         fits, over = 0, len(head)  # the longest prefix within the budget, by bisection
         while over - fits > 1:
             mid = (fits + over) // 2
-            if self._model.token_count(head[:mid], is_query=True) <= EMBED_TOKENS:
+            if self._model.token_count(head[:mid]) <= EMBED_TOKENS:
                 fits = mid
             else:
                 over = mid

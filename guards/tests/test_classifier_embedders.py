@@ -15,9 +15,9 @@ from guards.classifier.embedders import EMBED_CHARS, EMBED_TOKENS, E5Embedder
 def test_a_token_dense_message_is_cut_to_the_token_budget(e5: E5Embedder, text: str) -> None:
     head = e5.head(text)
     assert text.startswith(head) and head
-    assert e5._model.token_count(head, is_query=True) <= EMBED_TOKENS
+    assert e5._model.token_count(head) <= EMBED_TOKENS
     # The longest prefix within the budget: one more character goes over it.
-    assert e5._model.token_count(text[:len(head) + 1], is_query=True) > EMBED_TOKENS
+    assert e5._model.token_count(text[:len(head) + 1]) > EMBED_TOKENS
 
 
 @pytest.mark.parametrize("text", ["Where is my order ORD-10042?", "Where is my order? " * 30])
