@@ -123,20 +123,26 @@ class Turn:
             self._end(blocked("sanitizer", cleaned.reason or "message rejected", cleaned.reason))
             return
         message = cleaned.text
-        guardrail = asyncio.create_task(self._timed_guardrail(message))
-        # The agent's own early work on the message (the offline model embeds it) shares the
-        # Judge's wait too; nothing it does is seen unless every guard allows.
-        prepared = asyncio.create_task(self.services.agent.prepare(message))
+        judge = asyncio.create_task(self._judge(message))
+        started: list[asyncio.Task[Any]] = [judge]
         try:
-            await self._guarded(message, pending, guardrail, prepared)
+            # The Judge's rules answer within a few ms; only a message its model must read keeps it
+            # longer. Until then the Guardrail and the agent wait: a turn the rules block (every
+            # attack flood's) then costs no e5 reading in this process, and nothing shares the cores.
+            await asyncio.wait([judge], timeout=self.settings.judge_head_start_s)
+            guardrail = asyncio.create_task(self._timed_guardrail(message))
+            # The agent's own early work on the message (the offline model embeds it) shares the
+            # Judge's wait too; nothing it does is seen unless every guard allows.
+            prepared = asyncio.create_task(self.services.agent.prepare(message))
+            started += [guardrail, prepared]
+            await self._guarded(message, pending, judge, guardrail, prepared)
         finally:
-            await _discard(guardrail)
-            await _discard(prepared)
+            await _discard(*started)
 
-    async def _guarded(self, message: str, pending: str | None,
+    async def _guarded(self, message: str, pending: str | None, judge: asyncio.Task[str | None],
                        guardrail: asyncio.Task[tuple[GuardrailResult, float]],
                        prepared: asyncio.Task[None]) -> None:
-        judged = await self._judge(message)
+        judged = await judge
         if judged is not None:
             self.recorder.step("recall", "skipped", reason="turn blocked")
             self._end(blocked("judge", judged))
@@ -254,8 +260,10 @@ def _status(verdict: Verdict) -> str:
     return "blocked" if verdict.verdict == "block" else "ok"
 
 
-async def _discard(task: asyncio.Task[Any]) -> None:
-    """Stop a task whose result is no longer wanted, and collect its outcome (nothing goes unretrieved)."""
-    if not task.done():
-        task.cancel()
-    await asyncio.gather(task, return_exceptions=True)
+async def _discard(*tasks: asyncio.Task[Any]) -> None:
+    """Stop tasks whose results are no longer wanted, and collect their outcomes (nothing goes
+    unretrieved). All are cancelled before the first wait, so none that has not started starts."""
+    for task in tasks:
+        if not task.done():
+            task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)

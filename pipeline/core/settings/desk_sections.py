@@ -105,6 +105,9 @@ class TurnSection(Section):
                               description="Model tokens (input+output) per turn")
     loop_window: int = Field(4, gt=1, description="Recent tool calls searched for an identical repeat")
     history_max_messages: int = Field(20, gt=0, description="Agent session history kept per customer, messages")
+    judge_head_start_s: float = Field(
+        0.005, ge=0, description="How long the Judge works alone before the Guardrail and the agent start beside "
+        "it, seconds (its rules answer within it, so a turn they block spends nothing on the others)")
 
     runs_dir: Path = Field(Path("runs"), description="Folder of runs/<turn_id>.json")
     runs_keep: int = Field(5000, gt=0, description="Run logs kept (oldest deleted first)")
