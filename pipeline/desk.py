@@ -18,6 +18,7 @@ from opentelemetry.sdk.trace import TracerProvider
 
 from pipeline.budget import TurnBudget
 from pipeline.core.errors import BudgetExceeded
+from pipeline.core.heap import settle_heap
 from pipeline.core.settings import Settings, settings_hash
 from pipeline.endings import finish_with
 from pipeline.events import Event, StepEvent, ToolEvent, TurnEvent
@@ -58,7 +59,9 @@ class Desk:
     async def build(cls, settings: Settings) -> Desk:
         from pipeline.wiring import build_services
 
-        return cls(settings, await build_services(settings))
+        desk = cls(settings, await build_services(settings))
+        settle_heap()
+        return desk
 
     async def aclose(self) -> None:
         from pipeline.wiring import close_services

@@ -10,6 +10,7 @@ import uvicorn
 from starlette.applications import Starlette
 
 from pipeline.core.errors import ConfigError
+from pipeline.core.heap import settle_heap
 from pipeline.core.settings import JudgeSettings, MaskerSettings
 
 GuardSettings = TypeVar("GuardSettings", JudgeSettings, MaskerSettings)
@@ -28,6 +29,7 @@ def run(name: str, load: Callable[[], GuardSettings], build_app: Callable[[Guard
         print(f"{name}: {exc.detail}", file=sys.stderr)
         return 2
     host, port = address(settings)
+    settle_heap()
     # No access log and no Server header: one line per screened message is noise, the header a hint.
     uvicorn.run(app, host=host, port=port, access_log=False, server_header=False, log_level="info")
     return 0
