@@ -22,7 +22,6 @@ from typing import Any
 
 import numpy as np
 import onnxruntime as ort
-from onnx import TensorProto, helper, numpy_helper
 
 from guards.classifier.e5file import QK, E5File, dequantised
 
@@ -61,6 +60,9 @@ class E5Engine:
 
 
 def _graph(file: E5File) -> bytes:
+    # onnx takes ~1.5 s to import and only builds the graph: imported when an engine is made.
+    from onnx import TensorProto, helper, numpy_helper
+
     shape = file.shape
     hidden, heads = shape.hidden, shape.heads
     nodes: list[helper.NodeProto] = []
