@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import onnxruntime as ort
 
-from guards.classifier.e5file import QK, E5File, dequantised
+from guards.classifier.e5file import QK, E5File, dequantised, nibbles
 
 _PREFIX = "query: "  # e5's model card: short texts to classify are queries
 
@@ -80,8 +80,8 @@ def _graph(file: E5File) -> bytes:
         blocks = np.concatenate([file.blocks(f"{name}{p}.w", rows) for p in parts])
         bias = np.concatenate([file.vector(f"{name}{p}.b") for p in parts])
         rows *= len(parts)
-        nibbles = np.concatenate([blocks["nibbles"] & 0x0F, blocks["nibbles"] >> 4], axis=-1)
-        packed = (nibbles[..., 0::2] | (nibbles[..., 1::2] << 4)).astype(np.uint8)  # MatMulNBits: pairs
+        codes = nibbles(blocks)
+        packed = (codes[..., 0::2] | (codes[..., 1::2] << 4)).astype(np.uint8)  # MatMulNBits: pairs
         product = node("MatMulNBits", [x, constant(f"{name}.packed", packed),
                                        constant(f"{name}.scales", blocks["scale"].astype(np.float32).ravel())],
                        f"{name}.mm", "com.microsoft", K=blocks.shape[1] * QK, N=rows, bits=4,

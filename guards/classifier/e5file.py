@@ -131,10 +131,15 @@ class E5File:
         return np.frombuffer(self._data, _BLOCK, count // QK, offset).reshape(rows, -1)
 
 
+def nibbles(blocks: np.ndarray) -> np.ndarray:
+    """The 4-bit codes of Q4_0 records in weight order, uint8 0-15, shape (*blocks.shape, 32)."""
+    packed = blocks["nibbles"]
+    return np.concatenate([packed & 0x0F, packed >> 4], axis=-1)
+
+
 def dequantised(blocks: np.ndarray) -> np.ndarray:
     """float32 weights of Q4_0 records, shape (rows, blocks * 32)."""
-    nibbles = blocks["nibbles"]
-    weights = np.concatenate([nibbles & 0x0F, nibbles >> 4], axis=-1).astype(np.float32) - 8.0
+    weights = nibbles(blocks).astype(np.float32) - 8.0
     return (weights * blocks["scale"].astype(np.float32)[..., None]).reshape(blocks.shape[0], -1)
 
 
