@@ -18,6 +18,8 @@ from guards.classifier.features import Floats
 
 DEFAULT_DIR = Path(".supportdesk") / "classifier-cache"
 BATCH = 64
+#: Where training reports progress (`print` on the command line).
+Log = Callable[[str], None]
 #: Texts between two progress lines: embedding a few thousand new texts takes minutes.
 PROGRESS_EVERY = 1024
 
@@ -28,7 +30,7 @@ def _key(text: str) -> str:
 
 class EmbeddingCache:
     def __init__(self, embedder: TextVectors, directory: Path | None = DEFAULT_DIR,
-                 log: Callable[[str], object] = lambda _: None) -> None:
+                 log: Log = lambda _: None) -> None:
         self._embedder = embedder
         self._log = log
         self._path = directory / f"{embedder.name}-{embedder.engine}-{EMBED_CHARS}.npz" if directory else None

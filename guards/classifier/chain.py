@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from guards.classifier import guards
+from guards.classifier.cache import Log
 from guards.classifier.card import Figure
 from guards.classifier.data import Example
 from guards.classifier.evaluate import Rate, rate
@@ -78,7 +79,7 @@ def chain_figures(judge: Trained, guardrail: Trained, options: Options) -> Chain
     return ChainFigures(figures, {k: rate(v) for k, v in sorted(per.items())})
 
 
-def measure(options: Options | None = None, log=print) -> ChainFigures:  # type: ignore[no-untyped-def]
+def measure(options: Options | None = None, log: Log = print) -> ChainFigures:
     options = options or Options()
     trained = {}
     for guard in ("judge", "guardrail"):

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from guards.classifier import artefact, datasets, guards
-from guards.classifier.cache import DEFAULT_DIR, EmbeddingCache
+from guards.classifier.cache import DEFAULT_DIR, EmbeddingCache, Log
 from guards.classifier.card import Figure, write_card
 from guards.classifier.data import Corpus, Example, Guard, corpus
 from guards.classifier.embedders import Design, parts, shared_embedder
@@ -70,7 +70,7 @@ def _sampled(examples: list[Example], n: int | None) -> list[Example]:
 
 
 def _features(texts: Sequence[str], design: Design | None, options: Options, shape: bool,
-              log=print) -> Features:  # type: ignore[no-untyped-def]
+              log: Log = print) -> Features:
     # Each embedder's vectors are cached apart, so a design joining two reuses both caches.
     dense = (np.hstack([EmbeddingCache(shared_embedder(p), options.cache_dir, log).embed(texts) for p in parts(design)])
              if design else np.zeros((len(texts), 0), dtype=np.float32))
@@ -120,7 +120,7 @@ def prepare(guard: Guard, options: Options) -> Prepared:
     return Prepared(guard, data, [e.text for e in data.train], labels, weights, sources, pre)
 
 
-def evaluate_design(prep: Prepared, design: Design | None, options: Options, log=print) -> Evaluation:  # type: ignore[no-untyped-def]
+def evaluate_design(prep: Prepared, design: Design | None, options: Options, log: Log = print) -> Evaluation:
     """Threshold from out-of-fold scores; public sets scored leave-one-source-out; the final model
     scores the desk's `test` split and the evaluate-only sets."""
     spec_ = guards.SPECS[prep.guard]
@@ -137,7 +137,7 @@ def evaluate_design(prep: Prepared, design: Design | None, options: Options, log
     return Evaluation(design, threshold, rule, scored, final, oof)
 
 
-def run(guard: Guard, options: Options = Options(), log=print) -> list[Result]:  # type: ignore[no-untyped-def]
+def run(guard: Guard, options: Options = Options(), log: Log = print) -> list[Result]:
     spec_ = guards.SPECS[guard]
     prep = prepare(guard, options)
     data = prep.data
