@@ -56,9 +56,7 @@ class Tokenizer:
         n = len(chars)
         best, piece, start = [-1e30] * (n + 1), [0] * (n + 1), [0] * (n + 1)
         best[0] = 0.0
-        for i in range(n):
-            if best[i] <= -1e29:
-                continue
+        for i in range(n):  # every position is reachable: the unknown-character step below
             for end in range(i + 1, min(n, i + self._longest.get(chars[i], 0)) + 1):
                 found = self._pieces.get(chars[i:end])
                 if found is not None and best[i] + found[1] > best[end]:
