@@ -67,6 +67,13 @@ def _examples(texts: Iterable[str], label: int, source: str) -> list[Example]:
     return [Example(t, label, source) for t in texts]
 
 
+def _gandalf(root: Path) -> list[Example]:
+    # Tagged for the card's breakdown only (training reads text and label): a prompt in no attack
+    # category is often small talk typed into the game, which a Judge should let through.
+    return [Example(text, 1, "gandalf", {"part": "in an attack category" if categories else "in no attack category"})
+            for text, categories in datasets.gandalf_categories(root).items()]
+
+
 def desk_cases() -> list[tuple[Example, str, Guard | None]]:
     """Every desk case as (example, split, the guard it labels; None = both)."""
     out: list[tuple[Example, str, Guard | None]] = []
@@ -138,7 +145,7 @@ def _public(guard: Guard, root: Path) -> list[Example]:
     xsid = _sample([t for t, _ in datasets.xsid_utterances(root, "valid")], PER_SET, "xsid")
     if guard == "judge":
         return (_examples(datasets.jailbreakbench_prompts(root), 1, "jailbreakbench")
-                + _examples(datasets.gandalf_previews(root), 1, "gandalf")
+                + _gandalf(root)
                 + _examples(datasets.giskard_injections(root), 1, "giskard")
                 + _examples(datasets.bipia_code_attacks(root), 1, "bipia-code")
                 + _examples(tau, 0, "tau-bench") + _examples(_sample(bank, PER_SET, "bank"), 0, "banking77")

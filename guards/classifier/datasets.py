@@ -117,8 +117,16 @@ def jailbreakbench_prompts(root: Path = DEFAULT_ROOT) -> list[str]:
 
 def gandalf_previews(root: Path = DEFAULT_ROOT) -> list[str]:
     """Distinct Gandalf player prompts (password extraction attempts; previews cut at ~100 chars)."""
-    seen: dict[str, None] = {}
+    return list(gandalf_categories(root))
+
+
+def gandalf_categories(root: Path = DEFAULT_ROOT) -> dict[str, frozenset[str]]:
+    """Each distinct Gandalf prompt with the attack categories its hand labels put it in (often none:
+    a label says whether a prompt is of that file's category, and players also typed small talk)."""
+    seen: dict[str, set[str]] = {}
     for path in sorted((root / "gandalf" / "attack_classification_labels").glob("*.yaml")):
         for item in (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).values():
-            seen.setdefault(str(item["text_preview"]), None)
-    return list(seen)
+            categories = seen.setdefault(str(item["text_preview"]), set())
+            if item["label"] is True:
+                categories.add(path.stem)
+    return {text: frozenset(categories) for text, categories in seen.items()}

@@ -101,7 +101,10 @@ class GuardSpec:
             figures.append(target.figure([blocked(e, p) for e, p, _ in rows], " + ".join(ons) or "none"))
         per: dict[str, list[bool]] = {}
         for e, p, _ in scored:
-            per.setdefault(f"{e.source} ({'block' if e.label else 'allow'})", []).append(blocked(e, p))
+            label = "block" if e.label else "allow"
+            per.setdefault(f"{e.source} ({label})", []).append(blocked(e, p))
+            if "part" in e.tags:  # a public set's own breakdown (Gandalf's attack categories)
+                per.setdefault(f"{e.source}, {e.tags['part']} ({label})", []).append(blocked(e, p))
         return figures, {k: rate(v) for k, v in per.items()}
 
 
