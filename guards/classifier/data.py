@@ -45,7 +45,7 @@ class Example:
     text: str
     label: int
     source: str
-    #: Tags of a desk case (lang, topic), for the figures broken down by them.
+    #: Tags of a desk case (lang, topic), or a public set's `part`, for the figures broken down by them.
     tags: dict[str, str] = field(default_factory=dict)
 
 
@@ -68,8 +68,8 @@ def _examples(texts: Iterable[str], label: int, source: str) -> list[Example]:
 
 
 def _gandalf(root: Path) -> list[Example]:
-    # Tagged for the card's breakdown only (training reads text and label): a prompt in no attack
-    # category is often small talk typed into the game, which a Judge should let through.
+    # All stay labelled attacks; the tag only splits the card's figures (training reads text and
+    # label): a prompt in none of the set's attack categories is often small talk typed into the game.
     return [Example(text, 1, "gandalf", {"part": "in an attack category" if categories else "in no attack category"})
             for text, categories in datasets.gandalf_categories(root).items()]
 
