@@ -20,6 +20,7 @@ from guards.guardrail.fast_path import fast_verdict
 from guards.judge.rules import FastPath
 from guards.llm_verdict import parse_llm_verdict
 from guards.schema import Verdict
+from pipeline.core.adk_run import RUN_CONFIG
 from pipeline.core.errors import GuardProtocolError
 from pipeline.models.prompts import GUARDRAIL_INSTRUCTION
 
@@ -62,7 +63,8 @@ class Guardrail:
         try:
             async for event in self._runner.run_async(
                     user_id="guardrail", session_id=session.id,
-                    new_message=types.Content(role="user", parts=[types.Part(text=text)])):
+                    new_message=types.Content(role="user", parts=[types.Part(text=text)]),
+                    run_config=RUN_CONFIG):
                 if event.usage_metadata:
                     tokens_in += event.usage_metadata.prompt_token_count or 0
                     tokens_out += event.usage_metadata.candidates_token_count or 0

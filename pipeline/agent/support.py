@@ -31,6 +31,7 @@ from google.adk.tools.tool_context import ToolContext
 from google.genai import types
 
 from guards.llm.offline_answer import is_customer_message
+from pipeline.core.adk_run import RUN_CONFIG
 from pipeline.core.errors import ModelRefused, ModelUnavailable
 from pipeline.models.prompts import SUPPORT_INSTRUCTION
 from pipeline.models.request_view import with_memories
@@ -132,7 +133,8 @@ class SupportAgent:
             try:
                 async for event in self._runner.run_async(
                         user_id=email, session_id=session_id,
-                        new_message=types.Content(role="user", parts=[types.Part(text=text)])):
+                        new_message=types.Content(role="user", parts=[types.Part(text=text)]),
+                    run_config=RUN_CONFIG):
                     if event.error_code:
                         self._raise_for(event, failures)
                     yield event
