@@ -21,11 +21,11 @@ from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
 from google.genai import types
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 from typing_extensions import override
 
 from guards.classifier.artefact import Classifier
-from guards.llm.offline_answer import latest_user_text, model_response
+from guards.llm.offline_answer import PromptMeter, latest_user_text, model_response
 
 JUDGE_MODEL_DIR = Path(__file__).resolve().parents[1] / "judge" / "model"
 GUARDRAIL_MODEL_DIR = Path(__file__).resolve().parents[1] / "guardrail" / "model"
@@ -50,6 +50,7 @@ class _ClassifierLlm(BaseLlm):
     directory: ClassVar[Path]
     guard: ClassVar[str]
     reasons: ClassVar[tuple[str, str]]  # (allow, block)
+    _meter: PromptMeter = PrivateAttr(default_factory=PromptMeter)
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
@@ -79,7 +80,7 @@ class _ClassifierLlm(BaseLlm):
         # loop keeps serving (and the desk's Guardrail overlaps the Judge's round trip).
         verdict = await asyncio.to_thread(self.decide, latest_user_text(llm_request))
         yield model_response(llm_request, [types.Part(text=verdict.model_dump_json())],
-                             {"role": self.model, **verdict.model_dump()})
+                             {"role": self.model, **verdict.model_dump()}, self._meter)
 
 
 class OfflineGuardrailLlm(_ClassifierLlm):

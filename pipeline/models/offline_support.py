@@ -17,9 +17,10 @@ from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
 from google.genai import types
+from pydantic import PrivateAttr
 from typing_extensions import override
 
-from guards.llm.offline_answer import model_response
+from guards.llm.offline_answer import PromptMeter, model_response
 from pipeline.models import answers
 from pipeline.models.exemplars import TextEmbedder
 from pipeline.models.extract import find_order_ids, strip_order_refs
@@ -37,6 +38,7 @@ NOTE_MIN_PROBABILITY = 0.5
 class OfflineSupportLlm(BaseLlm):
     model: str = "offline"
     recognizer: IntentRecognizer
+    _meter: PromptMeter = PrivateAttr(default_factory=PromptMeter)
 
     @classmethod
     def build(cls, embedder: TextEmbedder) -> OfflineSupportLlm:
@@ -92,4 +94,4 @@ class OfflineSupportLlm(BaseLlm):
             decision["missing_tools"] = missing
         parts = [types.Part(function_call=types.FunctionCall(name=c.name, args=dict(c.args)))
                  for c in step.calls] or [types.Part(text=step.answer)]
-        yield model_response(llm_request, parts, decision)
+        yield model_response(llm_request, parts, decision, self._meter)
