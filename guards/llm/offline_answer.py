@@ -70,7 +70,7 @@ class PromptMeter:
     """`approx_tokens` of a whole request, remembering the part that repeats.
 
     A model's instruction and tool declarations are the same on every call (~6 KB for the support
-    agent, ~0.5 ms of regex each time); only the conversation after them is new. Word pieces
+    agent, ~1 ms of regex a call here); only the conversation after them is new. Word pieces
     never span the newline that joins the parts, so the count is exactly `approx_tokens` of the
     joined prompt. One entry: an instruction that changed replaces it.
     """

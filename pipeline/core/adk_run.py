@@ -5,7 +5,7 @@ answers and tool arguments, whatever put them there. ADK's default (schema v2, e
 conventions) still converts every model request — system instruction, tool declarations, history —
 into OpenTelemetry values before the span is even checked for recording: ~1.5 ms of the event
 loop's CPU per model call here, for attributes nobody may read. Asked for the stable conventions
-without content, ADK records the same spans (names, model, token counts) and builds no content.
+without content, ADK records its spans as before (names, model, token counts) and builds no content.
 """
 
 from __future__ import annotations
