@@ -20,7 +20,7 @@ from guards.guardrail.fast_path import fast_verdict
 from guards.judge.rules import FastPath
 from guards.llm_verdict import parse_llm_verdict
 from guards.schema import Verdict
-from pipeline.core.adk_run import RUN_CONFIG
+from pipeline.core.adk_run import run_config
 from pipeline.core.errors import GuardProtocolError
 from pipeline.models.prompts import GUARDRAIL_INSTRUCTION
 
@@ -43,6 +43,7 @@ class Guardrail:
             generate_content_config=types.GenerateContentConfig(max_output_tokens=VERDICT_TOKENS, temperature=0),
         )
         self._runner = Runner(app_name=APP, agent=agent, session_service=self._sessions)
+        self._run_config = run_config()
 
     async def check(self, text: str) -> GuardrailResult:
         fast = fast_verdict(text, self._fast_path)
@@ -64,7 +65,7 @@ class Guardrail:
             async for event in self._runner.run_async(
                     user_id="guardrail", session_id=session.id,
                     new_message=types.Content(role="user", parts=[types.Part(text=text)]),
-                    run_config=RUN_CONFIG):
+                    run_config=self._run_config):
                 if event.usage_metadata:
                     tokens_in += event.usage_metadata.prompt_token_count or 0
                     tokens_out += event.usage_metadata.candidates_token_count or 0

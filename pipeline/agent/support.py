@@ -31,7 +31,7 @@ from google.adk.tools.tool_context import ToolContext
 from google.genai import types
 
 from guards.llm.offline_answer import is_customer_message
-from pipeline.core.adk_run import RUN_CONFIG
+from pipeline.core.adk_run import run_config
 from pipeline.core.errors import ModelRefused, ModelUnavailable
 from pipeline.models.prompts import SUPPORT_INSTRUCTION
 from pipeline.models.request_view import with_memories
@@ -82,6 +82,7 @@ class SupportAgent:
             on_tool_error_callback=self._remember_tool_failure,
         )
         self._runner = Runner(app_name=APP, agent=agent, session_service=self._sessions)
+        self._run_config = run_config()
 
     @staticmethod
     def _instruction(_: ReadonlyContext) -> str:
@@ -134,7 +135,7 @@ class SupportAgent:
                 async for event in self._runner.run_async(
                         user_id=email, session_id=session_id,
                         new_message=types.Content(role="user", parts=[types.Part(text=text)]),
-                    run_config=RUN_CONFIG):
+                    run_config=self._run_config):
                     if event.error_code:
                         self._raise_for(event, failures)
                     yield event
