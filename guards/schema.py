@@ -24,6 +24,25 @@ class Verdict(BaseModel):
     score: float | None = None
 
 
+class Reading(BaseModel):
+    """A sentence vector the Judge computed for the text it decided on, so the desk need not compute
+    it again (the Guardrail and the offline agent read the same e5 model; one e5 reading costs
+    ~15 ms of a core). `embedder` names the model, engine and weights file: a desk whose embedder
+    differs ignores the reading and computes its own."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    embedder: str = Field(max_length=200)
+    #: Base64 of the vector's little-endian float32 values.
+    vector: str = Field(max_length=8192)
+
+
+class JudgeReply(Verdict):
+    """What the Judge service answers: its verdict, and the message's vector when its model read it."""
+
+    reading: Reading | None = None
+
+
 class Redaction(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
+from guards.classifier.embedders import shared_e5
 from guards.embedding import Embedder
 from guards.judge.rules import RuleSet
+from guards.llm.providers import OFFLINE
 from pipeline.agent.actions import ActionDesk
 from pipeline.agent.support import SupportAgent
 from pipeline.agent.tools import desk_tools
@@ -27,7 +29,9 @@ async def build_services(settings: Settings) -> DeskServices:
     guardrail = Guardrail(llms["guardrail"], RuleSet.load().fast_path)
     await guardrail.warm_up()
     return DeskServices(
-        judge=JudgeClient(settings),
+        # Offline, the Judge's reply brings the e5 vector its model read: the Guardrail and the
+        # agent's intents here read the same model and take it instead of embedding the message.
+        judge=JudgeClient(settings, readings=shared_e5() if settings.model_name == OFFLINE else None),
         masker=MaskerClient(settings),
         guardrail=guardrail,
         agent=SupportAgent(llms["agent"], desk_tools(gateway, actions),

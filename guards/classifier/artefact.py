@@ -102,6 +102,10 @@ class Classifier:
         embedder = shared_embedder(meta.design) if meta.design else None
         return cls(meta, weights, embedder)
 
+    @property
+    def embedder(self) -> TextVectors | None:
+        return self._embedder
+
     def scores(self, texts: Sequence[str]) -> Floats:
         dense = (self._embedder.embed(texts) if self._embedder
                  else np.zeros((len(texts), 0), dtype=np.float32))

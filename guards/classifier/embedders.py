@@ -10,9 +10,12 @@ English attack phrasing better; a message is embedded twice.
 
 from __future__ import annotations
 
+import asyncio
+import base64
+import binascii
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Literal, Protocol
 
@@ -20,6 +23,7 @@ import numpy as np
 
 from guards.classifier.e5engine import E5Engine
 from guards.embedding import Embedder, PinnedFile, Vectors
+from guards.schema import Reading
 
 Design = Literal["e5", "minilm", "e5+minilm"]
 Single = Literal["e5", "minilm"]
@@ -54,7 +58,12 @@ class E5Embedder:
 
     Recent texts' vectors are kept (`memo_size` of them, ~1.5 KB each): in the desk process the
     Guardrail's classifier and the offline agent's intents read the same message, and the agent
-    re-reads it after every tool result, so a message is embedded once per turn.
+    re-reads it after every tool result, so a message is embedded once per turn. A vector can also
+    cross processes as a `Reading`: the Judge's process sends the one its model computed
+    (`reading`), the desk's keeps it (`take`), and the message is embedded once per turn in all.
+    While the desk's Judge client awaits a reading of a text (`expect` ... `settle`, on the event
+    loop), the desk's offline models `await arrival(text)` before they read its vector: an awaiting
+    task that the turn cancels (the Judge blocked) has started no e5 work.
     """
 
     name = "e5"
@@ -65,10 +74,18 @@ class E5Embedder:
         self._model = E5Engine(E5_FILE.verified_path())
         self._memo: OrderedDict[str, Vectors] = OrderedDict()
         self._memo_size = memo_size
-        # Held across look-up and computation: a reader arriving while the same text is being
-        # embedded (the Guardrail and the agent's early read overlap) finds it instead of
-        # embedding it again, and the engine runs one call at a time anyway.
+        # Held only to read or change the memo (and `_awaited`), never while computing: an event
+        # loop that hands over or asks for a reading never waits for the engine.
         self._lock = threading.Lock()
+        # Held while computing: the engine runs one call at a time, and a reader arriving while the
+        # same text is being embedded (the Guardrail and the agent's early read overlap) finds it
+        # in the memo afterwards instead of embedding it again.
+        self._engine_lock = threading.Lock()
+        #: Readings on their way, by text; touched on the event loop only.
+        self._awaited: dict[str, asyncio.Event] = {}
+        #: Which vectors these are: another process's reading is taken only from the same model,
+        #: engine and weights file.
+        self.identity = f"{self.name}/{self.engine}/{E5_FILE.sha256[:16]}"
 
     def head(self, text: str) -> str:
         head = text[:EMBED_CHARS]
@@ -89,18 +106,85 @@ class E5Embedder:
             raise TypeError("embed() takes a sequence of texts; use embed_one() for a single text")
         if not texts:
             return np.zeros((0, self.dims), dtype=np.float32)
+        rows = self._recalled(dict.fromkeys(texts))
+        if len(rows) < len(set(texts)):
+            with self._engine_lock:
+                rows |= self._recalled(text for text in texts if text not in rows)  # another thread's
+                missing = [text for text in dict.fromkeys(texts) if text not in rows]
+                if missing:
+                    computed = np.atleast_2d(np.asarray(self._model.query([self.head(t) for t in missing]),
+                                                        dtype=np.float32))
+                    rows |= zip(missing, computed, strict=True)
+                    with self._lock:
+                        self._memo.update(zip(missing, computed, strict=True))
+                        self._trim()
+        return np.stack([rows[text] for text in texts])
+
+    def _recalled(self, texts: Iterable[str]) -> dict[str, Vectors]:
+        """The memo's rows of those of `texts` it holds, each marked as recently used."""
         with self._lock:
-            missing = [text for text in dict.fromkeys(texts) if text not in self._memo]
-            if missing:
-                heads = [self.head(text) for text in missing]
-                rows = np.atleast_2d(np.asarray(self._model.query(heads), dtype=np.float32))
-                self._memo.update(zip(missing, rows, strict=True))
-            found = np.stack([self._memo[text] for text in texts])
-            for text in texts:
+            found = {text: self._memo[text] for text in texts if text in self._memo}
+            for text in found:
                 self._memo.move_to_end(text)
-            while len(self._memo) > self._memo_size:
-                self._memo.popitem(last=False)
         return found
+
+    def _trim(self) -> None:
+        while len(self._memo) > self._memo_size:
+            self._memo.popitem(last=False)
+
+    def expect(self, text: str) -> bool:
+        """Mark a reading of `text` as on its way; False when another caller awaits it already.
+        Whoever got True must `settle(text)`, whatever the answer."""
+        if text in self._awaited:
+            return False
+        self._awaited[text] = asyncio.Event()
+        return True
+
+    def settle(self, text: str) -> None:
+        """The awaited reading of `text` came (and was `take`n) or will not: wake its readers."""
+        event = self._awaited.pop(text, None)
+        if event is not None:
+            event.set()
+
+    async def arrival(self, text: str) -> None:
+        """Return once no reading of `text` is on its way (at once when none is)."""
+        event = self._awaited.get(text)
+        if event is None:
+            return
+        await event.wait()
+        # The reply that woke us also ends a turn the Judge blocked; that turn resumes right
+        # after the readers it woke. One more step lets it cancel us before any e5 work starts.
+        await asyncio.sleep(0)
+
+    def reading(self, text: str) -> Reading | None:
+        """The vector this process holds for `text`, as the wire carries it; None if it holds none
+        (nothing is computed here)."""
+        with self._lock:
+            row = self._memo.get(text)
+        if row is None:
+            return None
+        return Reading(embedder=self.identity, vector=base64.b64encode(row.astype("<f4").tobytes()).decode())
+
+    def take(self, text: str, reading: Reading) -> bool:
+        """Keep another process's vector of `text`; False, keeping nothing, when another embedder
+        computed it. A reading from this embedder that is not a unit vector of `dims` finite
+        values raises ValueError: it was corrupted, and no decision may rest on it."""
+        if reading.embedder != self.identity:
+            return False
+        try:
+            raw = base64.b64decode(reading.vector, validate=True)
+        except binascii.Error as exc:
+            raise ValueError(f"the reading is not base64: {exc}") from exc
+        if len(raw) != 4 * self.dims:
+            raise ValueError(f"the reading holds {len(raw)} bytes, not {self.dims} float32 values")
+        row = np.frombuffer(raw, dtype="<f4").astype(np.float32)
+        if not np.all(np.isfinite(row)) or abs(float(np.linalg.norm(row)) - 1.0) > 1e-3:
+            raise ValueError("the reading is not a unit vector")
+        with self._lock:
+            self._memo[text] = row
+            self._memo.move_to_end(text)
+            self._trim()
+        return True
 
     def embed_one(self, text: str) -> Vectors:
         """The vector of one text, shape (dims,)."""

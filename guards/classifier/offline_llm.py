@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 from typing_extensions import override
 
 from guards.classifier.artefact import Classifier
+from guards.classifier.embedders import E5Embedder
 from guards.llm.offline_answer import PromptMeter, latest_user_text, model_response
 
 JUDGE_MODEL_DIR = Path(__file__).resolve().parents[1] / "judge" / "model"
@@ -66,6 +67,12 @@ class _ClassifierLlm(BaseLlm):
     def capabilities(self) -> LlmCapabilities:
         return LlmCapabilities(output_schema_and_tools=False)
 
+    @property
+    def readings(self) -> E5Embedder | None:
+        """Where the vectors this model computed can be read back (`E5Embedder.reading`), if e5."""
+        embedder = self.classifier.embedder
+        return embedder if isinstance(embedder, E5Embedder) else None
+
     def decide(self, message: str) -> ModelVerdict:
         score = self.classifier.score(message)
         block = score >= self.threshold
@@ -76,9 +83,12 @@ class _ClassifierLlm(BaseLlm):
     async def generate_content_async(
         self, llm_request: LlmRequest, stream: bool = False
     ) -> AsyncGenerator[LlmResponse, None]:
+        message = latest_user_text(llm_request)
+        if self.readings is not None:  # the desk's Guardrail: the Judge's reply may bring the vector
+            await self.readings.arrival(message)
         # In a worker thread: the embedding is ~20 ms of C code that releases the GIL, so the event
-        # loop keeps serving (and the desk's Guardrail overlaps the Judge's round trip).
-        verdict = await asyncio.to_thread(self.decide, latest_user_text(llm_request))
+        # loop keeps serving.
+        verdict = await asyncio.to_thread(self.decide, message)
         yield model_response(llm_request, [types.Part(text=verdict.model_dump_json())],
                              {"role": self.model, **verdict.model_dump()}, self._meter)
 

@@ -20,6 +20,7 @@ from google.genai import types
 from pydantic import PrivateAttr
 from typing_extensions import override
 
+from guards.classifier.embedders import E5Embedder
 from guards.llm.offline_answer import PromptMeter, model_response
 from pipeline.models import answers
 from pipeline.models.exemplars import TextEmbedder
@@ -38,11 +39,15 @@ NOTE_MIN_PROBABILITY = 0.5
 class OfflineSupportLlm(BaseLlm):
     model: str = "offline"
     recognizer: IntentRecognizer
+    #: The recognizer's embedder when it is the process's e5 (`build`), which the Judge's reply
+    #: may bring the message's vector to.
+    readings: E5Embedder | None = None
     _meter: PromptMeter = PrivateAttr(default_factory=PromptMeter)
 
     @classmethod
     def build(cls, embedder: TextEmbedder) -> OfflineSupportLlm:
-        return cls(recognizer=IntentRecognizer(embedder))
+        readings = embedder if isinstance(embedder, E5Embedder) else None
+        return cls(recognizer=IntentRecognizer(embedder), readings=readings)
 
     @property
     @override
@@ -51,7 +56,10 @@ class OfflineSupportLlm(BaseLlm):
 
     async def prepare(self, message: str) -> None:
         """Embed the message before the turn reaches the agent: the desk starts this beside the
-        Judge's round trip, in a worker thread (the engine releases the GIL)."""
+        Judge's round trip, in a worker thread (the engine releases the GIL), unless the Judge's
+        reply brings its vector."""
+        if self.readings is not None:
+            await self.readings.arrival(message)
         await asyncio.to_thread(self.recognizer.prepare, message)
 
     def recognise(self, message: str) -> IntentMatch:

@@ -1,12 +1,16 @@
-"""One desk turn embeds the customer's message with e5 once: the Guardrail's classifier and the
-offline agent's intents (which re-read it after every tool result) share the process's e5. A turn
-the Judge's rules block within the head start (`JUDGE_HEAD_START_S`) embeds it not at all."""
+"""One desk turn embeds the customer's message with e5 once, across the desk and the Judge: the
+Guardrail's classifier and the offline agent's intents (which re-read it after every tool result)
+share the process's e5, and a message the Judge's model read comes back with its vector, which this
+process takes instead of computing it. A message the Judge decides without its model (its fast
+path) is embedded here, once. A turn the Judge's rules block within the head start
+(`JUDGE_HEAD_START_S`) embeds it not at all."""
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Sequence
 
+import numpy as np
 import pytest
 
 from guards.classifier.embedders import shared_e5
@@ -16,12 +20,10 @@ from pipeline.events import FinalEvent, StepEvent
 from pipeline.tests.fixtures import ShopCustomer
 from pipeline.tests.streams import drain
 
-#: (message, what decides it at the Guardrail): one its model reads, one its fast path allows.
-MESSAGES = [
-    ("I moved house last week, could you tell me which address the parcel for my newest order is going to?",
-     "model:"),
-    ("Where is my order?", "fast."),
-]
+#: (message, what decides it at the Judge and at the Guardrail): one their models read, one their
+#: fast paths allow.
+MODEL_READ = "I moved house last week, could you tell me which address the parcel for my newest order is going to?"
+MESSAGES = [(MODEL_READ, "model", "model:"), ("Where is my order?", "fast_path", "fast.")]
 
 
 def _embedded(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -40,24 +42,40 @@ def _embedded(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return computed
 
 
-@pytest.mark.parametrize(("message", "guardrail_rule"), MESSAGES, ids=["model-read", "fast-path"])
-async def test_a_turn_embeds_its_message_once(desk: Desk, shop_customer: ShopCustomer, message: str,
+@pytest.mark.parametrize(("message", "judge_tier", "guardrail_rule"), MESSAGES, ids=["model-read", "fast-path"])
+async def test_a_turn_embeds_its_message_once(desk: Desk, shop_customer: ShopCustomer, message: str, judge_tier: str,
                                               guardrail_rule: str, monkeypatch: pytest.MonkeyPatch) -> None:
     computed = _embedded(monkeypatch)
     events = await drain(desk.run_turn(CustomerSession(shop_customer.email), message))
     final = events[-1]
     assert isinstance(final, FinalEvent) and final.status == "answered", final
     steps = {e.name: e for e in events if isinstance(e, StepEvent) and e.status != "started"}
+    assert steps["judge"].detail["tier"] == judge_tier
     assert steps["guardrail"].detail["rules"][0].startswith(guardrail_rule)
     assert steps["agent"].detail["tool_calls"] >= 1, "the agent re-planned after a tool result"
-    assert computed == [message]
+    assert computed == ([] if judge_tier == "model" else [message])
 
 
+async def test_the_judges_vector_is_the_one_this_process_computes(desk: Desk, shop_customer: ShopCustomer,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    _embedded(monkeypatch)
+    await drain(desk.run_turn(CustomerSession(shop_customer.email), MODEL_READ))
+    e5 = shared_e5()
+    taken = e5._memo[MODEL_READ]
+    (own,) = e5._model.query([e5.head(MODEL_READ)])
+    # The same engine and weights in another process: the same numbers, up to the last bits.
+    assert float(np.dot(taken, own)) > 0.99999
+
+
+@pytest.mark.parametrize("head_start", ["judge_timeout_s", "none"])
 async def test_a_turn_the_judges_rules_block_embeds_nothing_here(desk: Desk, desk_settings: Settings,
-                                                                 shop_customer: ShopCustomer,
+                                                                 shop_customer: ShopCustomer, head_start: str,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    # A head start as long as the Judge's timeout: the rules' answer always comes within it.
-    patient = Desk(desk_settings.model_copy(update={"judge_head_start_s": desk_settings.judge_timeout_s}),
+    # As long as the Judge's timeout, the rules' answer always comes within the head start; with
+    # none, the Guardrail and the agent start at once, wait for the Judge's reading, and are
+    # cancelled with the turn before they embed anything.
+    seconds = desk_settings.judge_timeout_s if head_start == "judge_timeout_s" else 0.0
+    patient = Desk(desk_settings.model_copy(update={"judge_head_start_s": seconds}),
                    desk.services, tracer_provider=desk.tracer_provider, runlog=desk.runlog)
     computed = _embedded(monkeypatch)
     events = await drain(patient.run_turn(CustomerSession(shop_customer.email),

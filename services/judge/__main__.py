@@ -5,6 +5,6 @@ from services.judge.app import build_app, build_engine
 raise SystemExit(run(
     "judge",
     lambda: load_settings(process="judge"),
-    lambda settings: build_app(settings, build_engine(settings)),
+    lambda settings: build_app(settings, *build_engine(settings)),
     lambda settings: (settings.judge_host, settings.judge_port),
 ))

@@ -9,7 +9,7 @@ import pytest
 
 from evals.guard_cases import judge_cases
 from guards.judge import RuleSet
-from guards.schema import Verdict
+from guards.schema import JudgeReply
 from services.tests.fixtures import GuardEndpoint
 from services.tests.sdk import SdkGuard, sdk_guard, sdk_reply
 
@@ -26,8 +26,8 @@ async def sdk(judge_service: GuardEndpoint) -> AsyncIterator[SdkGuard]:
         yield guard
 
 
-async def screened(sdk: SdkGuard, text: str) -> Verdict:
-    return await sdk_reply(sdk, text, Verdict)
+async def screened(sdk: SdkGuard, text: str) -> JudgeReply:
+    return await sdk_reply(sdk, text, JudgeReply)
 
 
 @pytest.mark.parametrize(("rule_id", "text"), RULE_EXAMPLES, ids=[f"{r}-{i}" for i, (r, _) in enumerate(RULE_EXAMPLES)])
@@ -37,7 +37,7 @@ async def test_the_pattern_tier_blocks_each_rule_example_by_that_rule(
     verdict = await screened(sdk, text)
     assert (verdict.verdict, verdict.tier) == ("block", "pattern")
     assert rule_id in verdict.rules and set(verdict.rules) <= RULE_IDS
-    assert verdict.score is None
+    assert verdict.score is None and verdict.reading is None
 
 
 @pytest.mark.parametrize("text", RULES.fast_path.examples)
@@ -69,6 +69,7 @@ async def test_attacks_no_rule_catches_are_blocked_by_the_model(sdk: SdkGuard,
                                                                 case: dict[str, Any]) -> None:
     verdict = await screened(sdk, case["text"])
     assert verdict.tier == "model" and verdict.score is not None
+    assert verdict.reading is not None, "a reading comes with a block too (the desk may be waiting for it)"
     assert verdict.verdict == "block", verdict.reason
 
 
@@ -78,3 +79,5 @@ async def test_ordinary_messages_are_allowed(sdk: SdkGuard, case: dict[str, Any]
     assert verdict.verdict == "allow", f"{verdict.tier}: {verdict.reason}"
     assert verdict.tier in ("fast_path", "model")
     assert (verdict.score is not None) == (verdict.tier == "model")
+    # The vector of a message the model read, for the desk's Guardrail and agent; no other.
+    assert (verdict.reading is not None) == (verdict.tier == "model")

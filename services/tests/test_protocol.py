@@ -8,12 +8,12 @@ from a2a.utils.constants import AGENT_CARD_WELL_KNOWN_PATH
 from pydantic import BaseModel
 
 from evals.a2a_caller import fetch_card, sdk_send
-from guards.schema import MaskResult, Verdict
+from guards.schema import JudgeReply, MaskResult
 from services.common.app import LEGACY_CARD_PATH
 from services.tests.fixtures import GuardEndpoint
 from services.tests.sdk import only_version, sdk_http, verified
 
-REPLY_MODELS: dict[str, type[BaseModel]] = {"judge": Verdict, "masker": MaskResult}
+REPLY_MODELS: dict[str, type[BaseModel]] = {"judge": JudgeReply, "masker": MaskResult}
 TEXT = "Hello, could you tell me when order 10042 will arrive?"
 
 
@@ -44,7 +44,7 @@ async def test_the_verdict_never_echoes_the_message(judge_service: GuardEndpoint
     text = f"Hi, I am {marker}. {TEXT}"
     async with sdk_http(judge_service.auth) as http:
         data = await sdk_send(http, await fetch_card(http, judge_service.url), text)
-    assert marker.lower() not in verified(judge_service, text, data[0], Verdict).reason.lower()
+    assert marker.lower() not in verified(judge_service, text, data[0], JudgeReply).reason.lower()
 
 
 async def test_healthz_says_ok_and_nothing_else(guard_service: GuardEndpoint) -> None:
