@@ -1,13 +1,15 @@
 """One turn, in this order, every time: sanitizer → judge → guardrail → recall → agent → masker → save.
 
-The Guardrail decides while the Judge's round trip is in flight (the Judge works in its own
-process, so the two share the machine's cores instead of taking turns), but its verdict is read
-only once the Judge has allowed: a turn the Judge blocks or fails discards it unseen, and the
-events still come in chain order. The agent's preparation (the offline model embeds the message)
-overlaps the same wait and is awaited only when the agent step starts. Memory recall starts once
-the Judge allows and runs while the Guardrail finishes; a turn the Guardrail blocks throws its
-result away. Every turn ends in `pipeline.endings`: an outcome here (answered, blocked), a failure
-in the desk's `finish_with` — a guard that cannot answer never means "allow".
+The Judge works alone for its first few ms (`judge_head_start_s`), long enough for its rules:
+a turn they block starts nothing else. Then, during the rest of its round trip, the memory search,
+the Guardrail and the agent's preparation start. Offline, the Guardrail and the agent read the
+same e5 model as the Judge, whose answer brings the vector of a message its model read: they wait
+for it instead of embedding the message again (`pipeline.clients.guards.JudgeClient`), so the
+core the Judge's model leaves idle runs the memory search. Whatever ran early is read in chain
+order: the Guardrail's verdict only after the Judge allowed, the memories only after both guards
+allowed and the Judge screened them; a blocked turn discards it unseen. Every turn ends in
+`pipeline.endings`: an outcome here (answered, blocked), a failure in the desk's `finish_with` —
+a guard that cannot answer never means "allow".
 
 Memories are untrusted (`pipeline.memory.screening`): recalled ones are screened by the policy and
 the Judge before the agent sees them, and a preference is screened by the Judge before it is
@@ -127,51 +129,52 @@ class Turn:
         started: list[asyncio.Task[Any]] = [judge]
         try:
             # The Judge's rules answer within a few ms; only a message its model must read keeps it
-            # longer. Until then the Guardrail and the agent wait: a turn the rules block (every
-            # attack flood's) then costs no e5 reading in this process, and nothing shares the cores.
+            # longer. Until then nothing else starts: a turn the rules block (every attack flood's)
+            # costs no embedding in this process, and nothing shares the cores.
             await asyncio.wait([judge], timeout=self.settings.judge_head_start_s)
+            # The customer's reply to a pending action (pipeline/confirm.py); None-like without a signer.
+            confirmation = Confirmation.read(self.signer, pending, message, self.email)
+            # The memory search reads only this customer's memories, and nothing it found is used
+            # before both guards allow and the Judge has screened it. A reply that settles a pending
+            # action recalls nothing.
+            search = None if confirmation.settles else asyncio.create_task(self._timed_search(message))
+            if search is not None:
+                started.append(search)
             guardrail = asyncio.create_task(self._timed_guardrail(message))
-            # The agent's own early work on the message (the offline model embeds it) shares the
-            # Judge's wait too; nothing it does is seen unless every guard allows.
+            # The agent's own early work on the message (the offline model embeds it, or takes the
+            # Judge's vector); nothing it does is seen unless every guard allows.
             prepared = asyncio.create_task(self.services.agent.prepare(message))
             started += [guardrail, prepared]
-            await self._guarded(message, pending, judge, guardrail, prepared)
+            await self._guarded(message, confirmation, judge, guardrail, prepared, search)
         finally:
             await _discard(*started)
 
-    async def _guarded(self, message: str, pending: str | None, judge: asyncio.Task[str | None],
-                       guardrail: asyncio.Task[tuple[GuardrailResult, float]],
-                       prepared: asyncio.Task[None]) -> None:
+    async def _guarded(self, message: str, confirmation: Confirmation, judge: asyncio.Task[str | None],
+                       guardrail: asyncio.Task[tuple[GuardrailResult, float]], prepared: asyncio.Task[None],
+                       search: asyncio.Task[tuple[Recall, float]] | None) -> None:
         judged = await judge
         if judged is not None:
             self.recorder.step("recall", "skipped", reason="turn blocked")
             self._end(blocked("judge", judged))
             return
-        # Recall waits for the Judge: started beside it and the Guardrail, a third task competed for
-        # the two cores and slowed every blocked turn for a result it threw away.
-        # The customer's reply to a pending action (pipeline/confirm.py); None-like without a signer.
-        confirmation = Confirmation.read(self.signer, pending, message, self.email)
-        # A reply that settles a pending action is answered from what was signed: nothing to recall.
-        recall = None if confirmation.settles else asyncio.create_task(self._timed_recall(message))
-        try:
-            off_topic = await self._guardrail(guardrail)
-            # Whatever Guardrail is plugged in, a bare "yes"/"no" is let through as the exact word
-            # answering a pending action this desk signed for this very customer (ours allows it anyway).
-            if off_topic is not None and not confirmation.verified:
-                self.recorder.step("recall", "skipped", reason="turn blocked")
-                self._end(blocked("guardrail", off_topic))
-                return
-            if recall is None:
-                self.recorder.step("recall", "skipped", reason="the reply settles a pending action")
-            else:
-                with self.step("recall") as timer:
-                    memories, recall_ms, screen_ms = await recall
-                    timer.end("ok", recall_ms=round(recall_ms, 3), screen_ms=round(screen_ms, 3),
-                              kept=[m.model_dump() for m in memories.kept],
-                              dropped=[d.model_dump() for d in memories.dropped])
-        finally:
-            if recall is not None:
-                await _discard(recall)
+        off_topic = await self._guardrail(guardrail)
+        # Whatever Guardrail is plugged in, a bare "yes"/"no" is let through as the exact word
+        # answering a pending action this desk signed for this very customer (ours allows it anyway).
+        if off_topic is not None and not confirmation.verified:
+            self.recorder.step("recall", "skipped", reason="turn blocked")
+            self._end(blocked("guardrail", off_topic))
+            return
+        if search is None:
+            self.recorder.step("recall", "skipped", reason="the reply settles a pending action")
+        else:
+            with self.step("recall") as timer:
+                found, recall_ms = await search
+                screening = time.perf_counter()
+                memories = await screen_recall(found, self.services.judge)
+                screen_ms = (time.perf_counter() - screening) * 1000
+                timer.end("ok", recall_ms=round(recall_ms, 3), screen_ms=round(screen_ms, 3),
+                          kept=[m.model_dump() for m in memories.kept],
+                          dropped=[d.model_dump() for d in memories.dropped])
         if confirmation.settles:
             answer, proposal = await self._settle(confirmation), None
         else:
@@ -190,13 +193,11 @@ class Turn:
             timer.end("ok", confirmation=confirmation.outcome, tool_calls=self.budget.usage.tool_calls)
         return answer
 
-    async def _timed_recall(self, message: str) -> tuple[Recall, float, float]:
-        """This customer's memories for `message`, screened; with the search and screening ms."""
+    async def _timed_search(self, message: str) -> tuple[Recall, float]:
+        """This customer's memories for `message`, unscreened; with the search's ms."""
         started = time.perf_counter()
         found = await self.services.memory.recall(user_id=self.email, query=message)
-        searched = time.perf_counter()
-        screened = await screen_recall(found, self.services.judge)
-        return screened, (searched - started) * 1000, (time.perf_counter() - searched) * 1000
+        return found, (time.perf_counter() - started) * 1000
 
     async def _judge(self, message: str) -> str | None:
         """The Judge's reason when it blocks, else None."""
