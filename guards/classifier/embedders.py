@@ -74,8 +74,8 @@ class E5Embedder:
         self._model = E5Engine(E5_FILE.verified_path())
         self._memo: OrderedDict[str, Vectors] = OrderedDict()
         self._memo_size = memo_size
-        # Held only to read or change the memo (and `_awaited`), never while computing: an event
-        # loop that hands over or asks for a reading never waits for the engine.
+        # Held only to read or change the memo, never while computing: an event loop that hands
+        # over or asks for a reading never waits for the engine.
         self._lock = threading.Lock()
         # Held while computing: the engine runs one call at a time, and a reader arriving while the
         # same text is being embedded (the Guardrail and the agent's early read overlap) finds it

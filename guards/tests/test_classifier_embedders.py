@@ -3,12 +3,11 @@ often it reads it (once while the text is remembered)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 import pytest
 
 from guards.classifier.embedders import EMBED_CHARS, EMBED_TOKENS, E5Embedder
+from guards.tests.e5_queries import engine_queries
 
 
 @pytest.mark.parametrize("text", ["😀" * 2000, "我的订单在哪里？" * 120, "👩‍👩‍👧‍👦" * 300, "ab😀" * 400])
@@ -29,14 +28,7 @@ def test_english_keeps_its_first_characters(e5: E5Embedder, text: str) -> None:
 def counted(monkeypatch: pytest.MonkeyPatch) -> tuple[E5Embedder, list[str]]:
     """A fresh e5 remembering two texts, and the texts its engine was asked to embed."""
     embedder = E5Embedder(memo_size=2)
-    asked: list[str] = []
-    query = embedder._model.query
-
-    def counting(texts: Sequence[str]) -> object:
-        asked.extend(texts)
-        return query(texts)
-
-    monkeypatch.setattr(embedder._model, "query", counting)
+    asked = engine_queries(embedder, monkeypatch)
     return embedder, asked
 
 

@@ -7,13 +7,11 @@ path) is embedded here, once. A turn the Judge's rules block within the head sta
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Sequence
-
 import numpy as np
 import pytest
 
 from guards.classifier.embedders import shared_e5
+from guards.tests.e5_queries import engine_queries
 from pipeline.core.settings import Settings
 from pipeline.desk import CustomerSession, Desk
 from pipeline.events import FinalEvent, StepEvent
@@ -27,19 +25,8 @@ MESSAGES = [(MODEL_READ, "model", "model:"), ("Where is my order?", "fast_path",
 
 
 def _embedded(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The texts the process's e5 computes from now on (with a fresh memo: earlier tests in this
-    process may have embedded the same words)."""
-    e5 = shared_e5()
-    monkeypatch.setattr(e5, "_memo", OrderedDict())
-    computed: list[str] = []
-    query = e5._model.query
-
-    def counting(texts: Sequence[str]) -> object:
-        computed.extend(texts)
-        return query(texts)
-
-    monkeypatch.setattr(e5._model, "query", counting)
-    return computed
+    """The texts the process's e5 computes from now on, from an empty memo."""
+    return engine_queries(shared_e5(), monkeypatch, forget=True)
 
 
 @pytest.mark.parametrize(("message", "judge_tier", "guardrail_rule"), MESSAGES, ids=["model-read", "fast-path"])
@@ -67,15 +54,11 @@ async def test_the_judges_vector_is_the_one_this_process_computes(desk: Desk, sh
     assert float(np.dot(taken, own)) > 0.99999
 
 
-@pytest.mark.parametrize("head_start", ["judge_timeout_s", "none"])
 async def test_a_turn_the_judges_rules_block_embeds_nothing_here(desk: Desk, desk_settings: Settings,
-                                                                 shop_customer: ShopCustomer, head_start: str,
+                                                                 shop_customer: ShopCustomer,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    # As long as the Judge's timeout, the rules' answer always comes within the head start; with
-    # none, the Guardrail and the agent start at once, wait for the Judge's reading, and are
-    # cancelled with the turn before they embed anything.
-    seconds = desk_settings.judge_timeout_s if head_start == "judge_timeout_s" else 0.0
-    patient = Desk(desk_settings.model_copy(update={"judge_head_start_s": seconds}),
+    # A head start as long as the Judge's timeout: the rules' answer always comes within it.
+    patient = Desk(desk_settings.model_copy(update={"judge_head_start_s": desk_settings.judge_timeout_s}),
                    desk.services, tracer_provider=desk.tracer_provider, runlog=desk.runlog)
     computed = _embedded(monkeypatch)
     events = await drain(patient.run_turn(CustomerSession(shop_customer.email),

@@ -7,8 +7,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
-from collections import OrderedDict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -18,6 +17,7 @@ import pytest
 from guards.classifier.embedders import E5Embedder, shared_e5
 from guards.proof import GuardKeys
 from guards.schema import JudgeReply, Verdict
+from guards.tests.e5_queries import engine_queries
 from pipeline.clients import JudgeClient
 from pipeline.clients.tests.fake_guard import Reply, fake_guard
 from pipeline.clients.tests.test_fail_closed import pointed_at
@@ -44,15 +44,7 @@ def own(embedder: E5Embedder) -> dict[str, str]:
 def e5(monkeypatch: pytest.MonkeyPatch) -> tuple[E5Embedder, list[str]]:
     """The process's e5 with an empty memo, and the texts its engine computes from now on."""
     embedder = shared_e5()
-    monkeypatch.setattr(embedder, "_memo", OrderedDict())
-    computed: list[str] = []
-    query = embedder._model.query
-
-    def counting(texts: Sequence[str]) -> object:
-        computed.extend(texts)
-        return query(texts)
-
-    monkeypatch.setattr(embedder._model, "query", counting)
+    computed = engine_queries(embedder, monkeypatch, forget=True)
     return embedder, computed
 
 
@@ -146,3 +138,22 @@ async def test_with_no_reading_on_its_way_a_reader_goes_on_at_once(e5: tuple[E5E
     await asyncio.wait_for(embedder.arrival(TEXT), timeout=0.01)
     embedder.embed_one(TEXT)
     assert computed == [embedder.head(TEXT)]
+
+
+async def test_a_reader_the_turn_cancels_as_the_reply_wakes_it_embeds_nothing(e5: tuple[E5Embedder, list[str]]
+                                                                               ) -> None:
+    embedder, computed = e5
+
+    async def guardrail() -> None:
+        await embedder.arrival(TEXT)
+        await asyncio.to_thread(embedder.embed_one, TEXT)
+
+    assert embedder.expect(TEXT)
+    reader = asyncio.create_task(guardrail())
+    await asyncio.sleep(0)  # it awaits the reading
+    embedder.settle(TEXT)  # the Judge answered without one: its rules blocked the message
+    await asyncio.sleep(0)  # the turn resumes after the reader its answer woke, then cancels it
+    reader.cancel()
+    await asyncio.gather(reader, return_exceptions=True)
+    await asyncio.sleep(0.2)  # time enough for a worker thread it might have started
+    assert computed == []
