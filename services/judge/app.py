@@ -44,8 +44,9 @@ def build_engine(settings: JudgeSettings) -> tuple[JudgeEngine, Readings | None]
 def build_app(settings: JudgeSettings, engine: JudgeEngine, readings: Readings | None = None) -> Starlette:
     async def decide(text: str) -> JudgeReply:
         verdict = await engine.decide(text)
-        # Sent with a block too: the desk's Guardrail may already be waiting for it, and would
-        # otherwise embed the message of a turn that is over.
+        # Sent with a block too: the desk's Guardrail, if it reaches the message only after this
+        # reply (still inside ADK's runner when it came), finds the vector instead of embedding
+        # the message of a turn that is over.
         reading = readings.reading(text) if readings is not None and verdict.tier == "model" else None
         return JudgeReply(**verdict.model_dump(), reading=reading)
 
