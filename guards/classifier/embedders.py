@@ -15,7 +15,8 @@ import base64
 import binascii
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import cache
 from typing import Literal, Protocol
 
@@ -61,7 +62,7 @@ class E5Embedder:
     re-reads it after every tool result, so a message is embedded once per turn. A vector can also
     cross processes as a `Reading`: the Judge's process sends the one its model computed
     (`reading`), the desk's keeps it (`take`), and the message is embedded once per turn in all.
-    While the desk's Judge client awaits a reading of a text (`expect` ... `settle`, on the event
+    While the desk's Judge client awaits a reading of a text (`with awaiting(text):`, on the event
     loop), the desk's offline models `await arrival(text)` before they read its vector: an awaiting
     task that the turn cancels (the Judge blocked) has started no e5 work.
     """
@@ -69,6 +70,9 @@ class E5Embedder:
     name = "e5"
     engine = "onnxruntime-q4"
     dims = 384
+    #: Which vectors these are: another process's reading is taken only from the same model,
+    #: engine and weights file.
+    identity = f"{name}/{engine}/{E5_FILE.sha256[:16]}"
 
     def __init__(self, *, memo_size: int = DEFAULT_MEMO_SIZE) -> None:
         self._model = E5Engine(E5_FILE.verified_path())
@@ -83,9 +87,6 @@ class E5Embedder:
         self._engine_lock = threading.Lock()
         #: Readings on their way, by text; touched on the event loop only.
         self._awaited: dict[str, asyncio.Event] = {}
-        #: Which vectors these are: another process's reading is taken only from the same model,
-        #: engine and weights file.
-        self.identity = f"{self.name}/{self.engine}/{E5_FILE.sha256[:16]}"
 
     def head(self, text: str) -> str:
         head = text[:EMBED_CHARS]
@@ -106,11 +107,12 @@ class E5Embedder:
             raise TypeError("embed() takes a sequence of texts; use embed_one() for a single text")
         if not texts:
             return np.zeros((0, self.dims), dtype=np.float32)
-        rows = self._recalled(dict.fromkeys(texts))
-        if len(rows) < len(set(texts)):
+        rows = self._recalled(texts)
+        missing = [text for text in dict.fromkeys(texts) if text not in rows]
+        if missing:
             with self._engine_lock:
-                rows |= self._recalled(text for text in texts if text not in rows)  # another thread's
-                missing = [text for text in dict.fromkeys(texts) if text not in rows]
+                rows |= self._recalled(missing)  # embedded by another thread while this one waited
+                missing = [text for text in missing if text not in rows]
                 if missing:
                     computed = np.atleast_2d(np.asarray(self._model.query([self.head(t) for t in missing]),
                                                         dtype=np.float32))
@@ -132,18 +134,19 @@ class E5Embedder:
         while len(self._memo) > self._memo_size:
             self._memo.popitem(last=False)
 
-    def expect(self, text: str) -> bool:
-        """Mark a reading of `text` as on its way; False when another caller awaits it already.
-        Whoever got True must `settle(text)`, whatever the answer."""
+    @contextmanager
+    def awaiting(self, text: str) -> Iterator[None]:
+        """A reading of `text` is on its way until the block ends, however it ends: readers that
+        `arrival(text)` meanwhile wait for it. Nested or concurrent blocks for one text share the
+        outermost one's wait."""
         if text in self._awaited:
-            return False
-        self._awaited[text] = asyncio.Event()
-        return True
-
-    def settle(self, text: str) -> None:
-        """The awaited reading of `text` came (and was `take`n) or will not: wake its readers."""
-        event = self._awaited.pop(text, None)
-        if event is not None:
+            yield
+            return
+        event = self._awaited[text] = asyncio.Event()
+        try:
+            yield
+        finally:
+            del self._awaited[text]
             event.set()
 
     async def arrival(self, text: str) -> None:

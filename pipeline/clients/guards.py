@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
 from typing import Protocol
 
 import aiohttp
@@ -15,11 +16,9 @@ from pipeline.core.settings import Settings
 class ReadingSink(Protocol):
     """The process's embedder (`guards.classifier.embedders.E5Embedder`)."""
 
-    def expect(self, text: str) -> bool: ...
+    def awaiting(self, text: str) -> AbstractContextManager[None]: ...
 
     def take(self, text: str, reading: Reading) -> bool: ...
-
-    def settle(self, text: str) -> None: ...
 
 
 class JudgeClient(GuardClient):
@@ -41,17 +40,13 @@ class JudgeClient(GuardClient):
 
     async def screen(self, text: str) -> Verdict:
         readings = self._readings
-        awaited = readings is not None and readings.expect(text)
-        try:
+        with nullcontext() if readings is None else readings.awaiting(text):
             reply = await self._channel.send(text, JudgeReply)
             if reply.reading is not None and readings is not None:
                 try:
                     readings.take(text, reply.reading)
                 except ValueError as exc:
                     raise GuardProtocolError(f"judge: unreadable reading ({exc})", guard=self.guard) from exc
-        finally:
-            if awaited and readings is not None:
-                readings.settle(text)
         return Verdict.model_validate(reply.model_dump(exclude={"reading"}))
 
 

@@ -116,6 +116,10 @@ class IntentRecognizer:
         twin._data = self._data.model_copy(update=numbers)
         return twin
 
+    @property
+    def embedder(self) -> TextEmbedder:
+        return self._embedder
+
     def prepare(self, text: str) -> None:
         """Embed `text` now, so that `recognise(text)` finds its vector (a blocking call: ~20 ms)."""
         self._embedder.embed_one(text)

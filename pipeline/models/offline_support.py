@@ -39,20 +39,22 @@ NOTE_MIN_PROBABILITY = 0.5
 class OfflineSupportLlm(BaseLlm):
     model: str = "offline"
     recognizer: IntentRecognizer
-    #: The recognizer's embedder when it is the process's e5 (`build`), which the Judge's reply
-    #: may bring the message's vector to.
-    readings: E5Embedder | None = None
     _meter: PromptMeter = PrivateAttr(default_factory=PromptMeter)
 
     @classmethod
     def build(cls, embedder: TextEmbedder) -> OfflineSupportLlm:
-        readings = embedder if isinstance(embedder, E5Embedder) else None
-        return cls(recognizer=IntentRecognizer(embedder), readings=readings)
+        return cls(recognizer=IntentRecognizer(embedder))
 
     @property
     @override
     def capabilities(self) -> LlmCapabilities:
         return LlmCapabilities(output_schema_and_tools=False)
+
+    @property
+    def readings(self) -> E5Embedder | None:
+        """The recognizer's embedder when it is e5, to which the Judge's reply may bring the vector."""
+        embedder = self.recognizer.embedder
+        return embedder if isinstance(embedder, E5Embedder) else None
 
     async def prepare(self, message: str) -> None:
         """Embed the message before the turn reaches the agent: the desk starts this beside the

@@ -18,6 +18,7 @@ from services.common import GuardSpec, build_guard_app
 class Readings(Protocol):
     def reading(self, text: str) -> Reading | None: ...
 
+
 SPEC = GuardSpec(
     name="judge",
     title="Security Judge",

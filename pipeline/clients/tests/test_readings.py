@@ -148,10 +148,10 @@ async def test_a_reader_the_turn_cancels_as_the_reply_wakes_it_embeds_nothing(e5
         await embedder.arrival(TEXT)
         await asyncio.to_thread(embedder.embed_one, TEXT)
 
-    assert embedder.expect(TEXT)
-    reader = asyncio.create_task(guardrail())
-    await asyncio.sleep(0)  # it awaits the reading
-    embedder.settle(TEXT)  # the Judge answered without one: its rules blocked the message
+    with embedder.awaiting(TEXT):
+        reader = asyncio.create_task(guardrail())
+        await asyncio.sleep(0)  # it awaits the reading
+    # The Judge answered without one: its rules blocked the message.
     await asyncio.sleep(0)  # the turn resumes after the reader its answer woke, then cancels it
     reader.cancel()
     await asyncio.gather(reader, return_exceptions=True)
