@@ -21,7 +21,7 @@ from toolbox.client import ToolboxGateway
 
 
 async def build_services(settings: Settings) -> DeskServices:
-    embedder = await asyncio.to_thread(Embedder.load, model_dir=settings.memory_model_dir)
+    embedder = await asyncio.to_thread(Embedder.load)
     gateway = ToolboxGateway.from_settings(settings)
     await gateway.load()
     llms = build_llms(settings, ("guardrail", "agent"))

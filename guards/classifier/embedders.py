@@ -196,7 +196,7 @@ class E5Embedder:
 
 class MiniLmEmbedder:
     name = "minilm"
-    engine = "onnxruntime-int8-products"
+    engine = "onnxruntime-int8"
     dims = 384
 
     def __init__(self, embedder: Embedder | None = None) -> None:

@@ -1,11 +1,8 @@
 """The desk's sentence embedder: all-MiniLM-L6-v2 (int8 ONNX) on ONNX Runtime, no PyTorch.
 
-It runs the pinned model rebuilt with int8 weight products (`quantized.py`: about twice as fast here,
-built once per machine into `model_dir`).
-
 Vectors follow the sentence-transformers recipe of the reference model: WordPiece tokens
-(truncated to the model's limit), mean of the last hidden state over the tokens, L2-normalised.
-Cosine similarity of two vectors is therefore their dot product.
+(truncated to the model's limit), mean of the last hidden state over real tokens (attention
+mask), L2-normalised. Cosine similarity of two vectors is therefore their dot product.
 """
 
 from __future__ import annotations
@@ -13,23 +10,19 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 import onnxruntime as ort
-from tokenizers import Encoding, Tokenizer
+from tokenizers import Tokenizer
 
 from guards.embedding.pins import ModelPins
-from guards.embedding.quantized import int8_model
 from pipeline.core.errors import ConfigError
 
 Vectors = npt.NDArray[np.float32]
 
 
 DEFAULT_CACHE_SIZE = 1024
-#: Where the int8 build is kept unless told otherwise (the desk passes `memory_model_dir`).
-DEFAULT_MODEL_DIR = Path(".supportdesk/models")
 
 
 class Embedder:
@@ -50,20 +43,17 @@ class Embedder:
         self._lock = threading.Lock()
 
     @classmethod
-    def load(cls, pins: ModelPins | None = None, *, cache_size: int = DEFAULT_CACHE_SIZE,
-             model_dir: Path = DEFAULT_MODEL_DIR) -> Embedder:
-        """Verify the pinned files and open them (~0.3 s: hashing and building the ORT session; the
-        first load on a machine also builds the int8 model into `model_dir`, ~4 s)."""
+    def load(cls, pins: ModelPins | None = None, *, cache_size: int = DEFAULT_CACHE_SIZE) -> Embedder:
+        """Verify the pinned files and open them (~0.3 s: hashing and building the ORT session)."""
         pins = pins or ModelPins.default()
-        model_path = int8_model(pins.model.verified_path(), pins.model.sha256, model_dir)
+        model_path = pins.model.verified_path()
         tokenizer_path = pins.tokenizer.verified_path()
 
         tokenizer = Tokenizer.from_file(str(tokenizer_path))
-        # The shipped tokenizer.json pads every input to 128 tokens. Texts are run one at a time
-        # (`_compute`), unpadded: the int8 products scale each input by its own range, so a
-        # batch's longest text, or its padding, would change the other texts' vectors.
+        # The shipped tokenizer.json pads every input to 128 tokens; padding to the longest
+        # input of the batch gives the same vectors (padding is masked out) for less work.
         tokenizer.enable_truncation(max_length=pins.max_tokens)
-        tokenizer.no_padding()
+        tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
 
         options = ort.SessionOptions()
         # The machine's few cores are shared with the other desk services: one thread each.
@@ -101,17 +91,18 @@ class Embedder:
         return np.stack([known[text] for text in texts])
 
     def _compute(self, texts: list[str]) -> Vectors:
-        vectors = np.stack([self._vector(encoding) for encoding in self._tokenizer.encode_batch(texts)])
+        encodings = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask,
+                 "token_type_ids": np.array([e.type_ids for e in encodings], dtype=np.int64)}
+        hidden = self._session.run(None, {k: v for k, v in feeds.items() if k in self._input_names})[0]
+        weights = mask[:, :, None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        vectors = (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
         vectors.flags.writeable = False  # rows are shared through the cache
         return vectors
-
-    def _vector(self, encoding: Encoding) -> Vectors:
-        feeds = {"input_ids": encoding.ids, "attention_mask": encoding.attention_mask,
-                 "token_type_ids": encoding.type_ids}
-        hidden = self._session.run(None, {name: np.array([values], dtype=np.int64)
-                                          for name, values in feeds.items() if name in self._input_names})[0]
-        pooled = hidden[0].mean(axis=0)  # unpadded: every token is a real one
-        return (pooled / max(float(np.linalg.norm(pooled)), 1e-12)).astype(np.float32)
 
     def embed_one(self, text: str) -> Vectors:
         """The vector of one text, shape (dims,)."""

@@ -81,8 +81,6 @@ class MemorySection(Section):
     mem0_dir: Path = Field(Path(".supportdesk/mem0"),
                            description="Mem0's config folder (embedded); keeps ~/.mem0 untouched")
     memory_collection: str = Field("supportdesk_memories", description="pgvector table of the embedded backend")
-    memory_model_dir: Path = Field(Path(".supportdesk/models"),
-                                   description="Folder of the memory embedder's int8 build (made on first start, ~4 s)")
     memory_top_k: int = Field(5, gt=0, description="Memories asked for per recall")
     t_mem_minscore: float = Field(0.20, validation_alias=alias("T_MEM_MINSCORE", "t_mem_minscore"),
                                   description="Recall score cut-off (cosine similarity, 0..1)")
