@@ -1,13 +1,15 @@
 """The Guardrail: is this message about our shop? An in-process ADK agent, fresh session per turn.
 
-Two code fast paths run before any model (`guards/guardrail/fast_path.py`); anything else is for
-the model. The offline model is multilingual (`guards/classifier/offline_llm.py`).
-The model's answer must parse into the verdict schema; anything else is GuardProtocolError.
+The scope's requests (a poem, a script, the weather: `guards/guardrail/requests.py`) block first,
+then code fast paths allow (`guards/guardrail/fast_path.py`); anything else is for the model.
+The offline model is multilingual (`guards/classifier/offline_llm.py`). The model's answer
+must parse into the verdict schema; anything else is GuardProtocolError.
 """
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from google.adk.agents import LlmAgent
@@ -17,7 +19,9 @@ from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
 from guards.guardrail.fast_path import fast_verdict
-from guards.judge.rules import FastPath
+from guards.guardrail.requests import request_verdict
+from guards.guardrail.scope import scope
+from guards.judge.rules import FastPath, Rule
 from guards.llm_verdict import parse_llm_verdict
 from guards.schema import Verdict
 from pipeline.core.adk_run import run_config
@@ -35,8 +39,9 @@ class GuardrailResult:
 
 
 class Guardrail:
-    def __init__(self, llm: BaseLlm, fast_path: FastPath) -> None:
+    def __init__(self, llm: BaseLlm, fast_path: FastPath, requests: Sequence[Rule] | None = None) -> None:
         self._fast_path = fast_path
+        self._requests = scope().requests if requests is None else requests
         self._sessions = InMemorySessionService()
         agent = LlmAgent(
             name="guardrail", model=llm, instruction=lambda _ctx: GUARDRAIL_INSTRUCTION,
@@ -46,6 +51,9 @@ class Guardrail:
         self._run_config = run_config()
 
     async def check(self, text: str) -> GuardrailResult:
+        blocked = request_verdict(text, self._requests)
+        if blocked is not None:
+            return GuardrailResult(blocked)
         fast = fast_verdict(text, self._fast_path)
         if fast is not None:
             return GuardrailResult(fast)

@@ -60,9 +60,17 @@ def _judge_pre(texts: Sequence[str]) -> dict[str, bool | None]:
 
 def _guardrail_pre(texts: Sequence[str]) -> dict[str, bool | None]:
     from guards.guardrail.fast_path import fast_verdict
+    from guards.guardrail.requests import request_verdict
+    from guards.guardrail.scope import scope
 
-    fast_path = RuleSet.load().fast_path
-    return {text: None if fast_verdict(text, fast_path) is None else False for text in texts}
+    fast_path, requests = RuleSet.load().fast_path, scope().requests
+
+    def pre(text: str) -> bool | None:
+        if request_verdict(text, requests) is not None:
+            return True
+        return None if fast_verdict(text, fast_path) is None else False
+
+    return {text: pre(text) for text in texts}
 
 
 @dataclass(frozen=True)

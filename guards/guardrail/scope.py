@@ -1,4 +1,4 @@
-"""The Guardrail's written scope (`guardrail_scope.yaml`): read once, validated, rendered as text."""
+"""The Guardrail's written scope (`scope.yaml`): read once, validated, rendered as text."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ from functools import cache
 from pathlib import Path
 
 import yaml
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
+
+from guards.judge.rules import Rule
 
 SCOPE_FILE = Path(__file__).with_name("scope.yaml")
 
@@ -25,6 +27,8 @@ class Scope(_Frozen):
     on_topic: Side
     off_topic: Side
     public_labels: dict[str, dict[str, list[str]]]
+    #: Requests the desk never fulfils, blocked before the model (`guards/guardrail/requests.py`).
+    requests: list[Rule] = Field(default_factory=list)
 
     def describe(self) -> str:
         """The scope as prose for a model's instruction."""

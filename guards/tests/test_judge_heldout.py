@@ -60,7 +60,8 @@ def test_no_text_is_in_both_splits() -> None:
     assert sorted(t for t in TEST_TEXTS if normalise(t) in dev) == []
 
 
-@pytest.mark.parametrize("source", [REPO / "guards" / "judge" / "rules.yaml", *sorted(EXEMPLARS.glob("*.yaml")),
+@pytest.mark.parametrize("source", [REPO / "guards" / "judge" / "rules.yaml",
+                                    REPO / "guards" / "guardrail" / "scope.yaml", *sorted(EXEMPLARS.glob("*.yaml")),
                                     *sorted(WRITTEN.glob("*.yaml"))], ids=lambda p: p.name)
 def test_no_test_text_in_rules_or_exemplars(source: Path) -> None:
     assert leaked(TEST_TEXTS, _strings(yaml.safe_load(source.read_text("utf-8")))) == []
