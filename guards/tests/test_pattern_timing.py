@@ -1,4 +1,4 @@
-"""Every Judge pattern answers within 50 ms on any 64 KiB text: a correctness bound, not a benchmark.
+"""Every Judge and Guardrail pattern answers within 50 ms on any 64 KiB text: a correctness bound.
 
 A pattern that backtracks stalls the Judge's event loop and times out every customer's turn
 (issue 12: 12 s on one message). Linear patterns take ~1 ms here on 64 KiB; 50 ms leaves room for a
@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import pytest
 
+from guards.guardrail.scope import scope
 from guards.judge import RuleSet
 from guards.judge import decoders as judge_decoders
 from guards.judge.rules import Patterns
@@ -23,9 +24,10 @@ RULES = RuleSet.load()
 
 
 def _judge_patterns() -> list[tuple[str, str, Callable[[str], object]]]:
-    """(id, pattern, search) for every rule pattern, fast-path pattern and decoder pattern."""
+    """(id, pattern, search) for every rule pattern (the Guardrail's requests too), fast-path pattern
+    and decoder pattern."""
     found: list[tuple[str, str, Callable[[str], object]]] = []
-    for rule in RULES.rules:
+    for rule in [*RULES.rules, *scope().requests]:
         for index, pattern in enumerate(rule.patterns):
             found.append((f"{rule.id}[{index}]", pattern, Patterns([pattern]).search))
     fast = RULES.fast_path
