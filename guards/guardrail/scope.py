@@ -9,6 +9,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from guards.judge.rules import Rule
+from pipeline.core.errors import ConfigError
 
 SCOPE_FILE = Path(__file__).with_name("scope.yaml")
 
@@ -40,4 +41,7 @@ class Scope(_Frozen):
 
 @cache
 def scope() -> Scope:
-    return Scope.model_validate(yaml.safe_load(SCOPE_FILE.read_text(encoding="utf-8")))
+    try:
+        return Scope.model_validate(yaml.safe_load(SCOPE_FILE.read_text(encoding="utf-8")))
+    except (OSError, yaml.YAMLError, ValueError) as exc:
+        raise ConfigError(f"guardrail scope {SCOPE_FILE.name} is invalid: {exc}") from exc

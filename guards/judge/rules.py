@@ -11,6 +11,7 @@ and are timed like every other pattern on 64 KiB adversarial texts (guards/tests
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
@@ -65,11 +66,24 @@ class Rule(_Frozen):
     def regex(self) -> Patterns:
         return Patterns(self.patterns)
 
+    @model_validator(mode="after")
+    def _compiles(self) -> Rule:
+        # Compiled here, wherever a rule is read (the Judge's rules, the Guardrail's requests): a bad
+        # pattern fails at load, not on a customer's message. Patterns are joined, so no groups.
+        if self.regex.groups:
+            raise ValueError(f"rule {self.id}: only (?:...) groups, its patterns are joined")
+        return self
+
     def triggered(self, text: str) -> bool:
         return any(trigger in text for trigger in self.triggers)
 
     def hit(self, text: str) -> bool:
         return self.triggered(text) and self.regex.search(text)
+
+
+def matching(rules: Sequence[Rule], variants: list[str]) -> list[Rule]:
+    """The rules that any variant of a message hits, in their order."""
+    return [rule for rule in rules if any(rule.hit(text) for text in variants)]
 
 
 class FastPath(_Frozen):
@@ -136,7 +150,7 @@ class RuleSet(_Frozen):
 
     def matches(self, variants: list[str]) -> list[Rule]:
         """Rules matched by any variant, in file order."""
-        return [rule for rule in self.rules if any(rule.hit(text) for text in variants)]
+        return matching(self.rules, variants)
 
     @classmethod
     def load(cls, path: Path | None = None) -> RuleSet:
@@ -147,9 +161,6 @@ class RuleSet(_Frozen):
             else:
                 raw = path.read_text(encoding="utf-8")
             ruleset = cls.model_validate(yaml.safe_load(raw))
-            for rule in ruleset.rules:
-                if rule.regex.groups:
-                    raise ValueError(f"rule {rule.id}: only (?:...) groups, its patterns are joined")
             ruleset.fast_path.compiled()
         except (OSError, yaml.YAMLError, ValueError, re.error) as exc:
             raise ConfigError(f"judge rules {path or 'rules.yaml'} are invalid: {exc}") from exc

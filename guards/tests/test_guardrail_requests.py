@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from guards.guardrail.requests import request_verdict
-from guards.guardrail.scope import scope
+from guards.guardrail.scope import SCOPE_FILE, Scope, scope
 from guards.judge.decoders import variants
 from guards.judge.rules import Rule
 
@@ -45,3 +45,11 @@ def test_triggers_never_hide_a_pattern_match() -> None:
 def test_the_requests_are_the_scopes_off_topic_kind() -> None:
     assert REQUESTS and {rule.category for rule in REQUESTS} == {"off_topic"}
     assert all(rule.id.startswith("gr.") for rule in REQUESTS)
+
+
+@pytest.mark.parametrize("pattern", ["(unclosed", "(poem|song)"])
+def test_a_request_pattern_that_would_fail_on_a_message_fails_at_load(pattern: str) -> None:
+    raw = yaml.safe_load(SCOPE_FILE.read_text("utf-8"))
+    raw["requests"][0]["patterns"] = [pattern]
+    with pytest.raises(ValueError, match=r"RE2|groups"):
+        Scope.model_validate(raw)
