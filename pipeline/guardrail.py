@@ -18,8 +18,7 @@ from google.adk.runners import Runner
 from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
-from guards.guardrail.fast_path import fast_verdict
-from guards.guardrail.requests import request_verdict
+from guards.guardrail.requests import code_verdict
 from guards.guardrail.scope import scope
 from guards.judge.rules import FastPath, Rule
 from guards.llm_verdict import parse_llm_verdict
@@ -51,12 +50,9 @@ class Guardrail:
         self._run_config = run_config()
 
     async def check(self, text: str) -> GuardrailResult:
-        blocked = request_verdict(text, self._requests)
-        if blocked is not None:
-            return GuardrailResult(blocked)
-        fast = fast_verdict(text, self._fast_path)
-        if fast is not None:
-            return GuardrailResult(fast)
+        decided = code_verdict(text, self._fast_path, self._requests)
+        if decided is not None:
+            return GuardrailResult(decided)
         return await self._ask_model(text)
 
     async def warm_up(self) -> None:

@@ -59,18 +59,15 @@ def _judge_pre(texts: Sequence[str]) -> dict[str, bool | None]:
 
 
 def _guardrail_pre(texts: Sequence[str]) -> dict[str, bool | None]:
-    from guards.guardrail.fast_path import fast_verdict
-    from guards.guardrail.requests import request_verdict
+    from guards.guardrail.requests import code_verdict
     from guards.guardrail.scope import scope
 
     fast_path, requests = RuleSet.load().fast_path, scope().requests
-
-    def pre(text: str) -> bool | None:
-        if request_verdict(text, requests) is not None:
-            return True
-        return None if fast_verdict(text, fast_path) is None else False
-
-    return {text: pre(text) for text in texts}
+    out: dict[str, bool | None] = {}
+    for text in texts:
+        verdict = code_verdict(text, fast_path, requests)
+        out[text] = None if verdict is None else verdict.verdict == "block"
+    return out
 
 
 @dataclass(frozen=True)
