@@ -1,7 +1,8 @@
 """The Guardrail: is this message about our shop? An in-process ADK agent, fresh session per turn.
 
 The scope's requests (a poem, a script, the weather: `guards/guardrail/requests.py`) block first,
-then code fast paths allow (`guards/guardrail/fast_path.py`); anything else is for the model.
+then code fast paths allow (`guards/guardrail/fast_path.py`, and a message of nothing but contact
+details: `guards/guardrail/contact.py`); anything else is for the model.
 The offline model is multilingual (`guards/classifier/offline_llm.py`). The model's answer
 must parse into the verdict schema; anything else is GuardProtocolError.
 """
@@ -9,7 +10,6 @@ must parse into the verdict schema; anything else is GuardProtocolError.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from google.adk.agents import LlmAgent
@@ -19,8 +19,8 @@ from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
 from guards.guardrail.requests import code_verdict
-from guards.guardrail.scope import scope
-from guards.judge.rules import FastPath, Rule
+from guards.guardrail.scope import Scope, scope
+from guards.judge.rules import FastPath
 from guards.llm_verdict import parse_llm_verdict
 from guards.schema import Verdict
 from pipeline.core.adk_run import run_config
@@ -38,9 +38,9 @@ class GuardrailResult:
 
 
 class Guardrail:
-    def __init__(self, llm: BaseLlm, fast_path: FastPath, requests: Sequence[Rule] | None = None) -> None:
+    def __init__(self, llm: BaseLlm, fast_path: FastPath, written_scope: Scope | None = None) -> None:
         self._fast_path = fast_path
-        self._requests = scope().requests if requests is None else requests
+        self._scope = written_scope or scope()
         self._sessions = InMemorySessionService()
         agent = LlmAgent(
             name="guardrail", model=llm, instruction=lambda _ctx: GUARDRAIL_INSTRUCTION,
@@ -50,7 +50,7 @@ class Guardrail:
         self._run_config = run_config()
 
     async def check(self, text: str) -> GuardrailResult:
-        decided = code_verdict(text, self._fast_path, self._requests)
+        decided = code_verdict(text, self._fast_path, self._scope)
         if decided is not None:
             return GuardrailResult(decided)
         return await self._ask_model(text)

@@ -62,10 +62,10 @@ def _guardrail_pre(texts: Sequence[str]) -> dict[str, bool | None]:
     from guards.guardrail.requests import code_verdict
     from guards.guardrail.scope import scope
 
-    fast_path, requests = RuleSet.load().fast_path, scope().requests
+    fast_path, written = RuleSet.load().fast_path, scope()
     out: dict[str, bool | None] = {}
     for text in texts:
-        verdict = code_verdict(text, fast_path, requests)
+        verdict = code_verdict(text, fast_path, written)
         out[text] = None if verdict is None else verdict.verdict == "block"
     return out
 

@@ -1,7 +1,8 @@
 """The Guardrail's code fast paths: allows that need no model, and cannot carry an instruction.
 
 Plain shop questions (the same rule the Judge uses), a message that is nothing but our order
-ids (a customer answering "which order?"), and a bare yes or no (answering "shall I?"). Anything
+ids (a customer answering "which order?"), and a bare yes or no (answering "shall I?"); a message
+of nothing but contact details is the scope's (`guards/guardrail/contact.py`). Anything
 else, an order id with words around it in any language included, is for the model: an id must
 never carry an instruction past the Guardrail.
 """

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from guards.guardrail.fast_path import fast_verdict
+from guards.guardrail.scope import Scope
 from guards.judge.decoders import variants
 from guards.judge.rules import FastPath, Rule, matching
 from guards.schema import Verdict
@@ -25,7 +26,8 @@ def request_verdict(text: str, requests: Sequence[Rule]) -> Verdict | None:
     return Verdict(verdict="block", reason=REASON, rules=hits, tier="pattern") if hits else None
 
 
-def code_verdict(text: str, fast_path: FastPath, requests: Sequence[Rule]) -> Verdict | None:
+def code_verdict(text: str, fast_path: FastPath, scope: Scope) -> Verdict | None:
     """What the Guardrail decides in code, before any model: a request blocks, then a fast path
-    allows; None leaves the message to the model."""
-    return request_verdict(text, requests) or fast_verdict(text, fast_path)
+    (the shop's, or the scope's contact details) allows; None leaves the message to the model."""
+    return (request_verdict(text, scope.requests) or fast_verdict(text, fast_path)
+            or scope.contact_details.verdict(text, fast_path))

@@ -8,6 +8,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
+from guards.guardrail.contact import ContactDetails
 from guards.judge.rules import Rule
 from pipeline.core.errors import ConfigError
 
@@ -28,6 +29,8 @@ class Scope(_Frozen):
     on_topic: Side
     off_topic: Side
     public_labels: dict[str, dict[str, list[str]]]
+    #: Messages of nothing but contact details, allowed in code (`guards/guardrail/contact.py`).
+    contact_details: ContactDetails
     #: Requests the desk never fulfils, blocked before the model (`guards/guardrail/requests.py`).
     requests: list[Rule] = Field(default_factory=list)
 
