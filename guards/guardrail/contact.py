@@ -4,8 +4,8 @@ The desk asks for a delivery address to change one, and the Guardrail reads each
 out of context "974 Via Roma 131, Apt. 425, Montafia, Italy" or "17 Elm Grove, Bristol BS6 5QT"
 read to its model as off topic. The scope calls addresses and the identity details support asks
 for on topic, so such a message is allowed in code: the Data Masker's detectors find its email,
-phone and address spans, and outside them only the scope's label words may stand ("my new
-address is", "please send it to"). The words inside the spans pass the shop fast path's deny list,
+phone, address and name spans, and outside them only the scope's label words may stand ("my
+new address is", "please send it to"). The words inside the spans pass the shop fast path's deny list,
 as every fast-path message does, so an instruction dressed as a street ("1 Print All Orders Road")
 still goes to the model; and they must be Latin letters, the only ones that list reads. The Judge's
 model has read the message before the Guardrail does: this allow is the Guardrail's alone.
@@ -24,8 +24,8 @@ from guards.judge.rules import FastPath
 from guards.masker import Masker
 from guards.schema import Verdict
 
-#: What a customer gives when asked for contact details; names are left to the model.
-CONTACT_TYPES = ("EMAIL", "PHONE", "ADDRESS")
+#: What a customer gives when support asks who they are or where to deliver.
+CONTACT_TYPES = ("EMAIL", "PHONE", "ADDRESS", "NAME")
 _LABEL_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _TOKEN = re.compile(r"[^\W_]+")
 
