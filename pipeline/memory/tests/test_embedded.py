@@ -8,6 +8,7 @@ import json
 import os
 import sys
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -15,9 +16,11 @@ import yaml
 
 from db.connect import connection
 from guards.embedding import Embedder
+from guards.embedding.embedder import Vectors
 from pipeline.core.errors import MemoryBackendError
 from pipeline.core.settings import Settings
 from pipeline.memory.embedded import EmbeddedMemoryStore, open_mem0
+from pipeline.memory.records import Recall
 
 CASES = yaml.safe_load(Path(__file__).with_name("memory_cases.yaml").read_text())
 REPO = Path(__file__).resolve().parents[3]
@@ -183,6 +186,30 @@ async def test_a_missing_customer_id_is_a_programming_error(memory: EmbeddedMemo
 async def test_a_blank_text_is_refused(memory: EmbeddedMemoryStore, customer: str) -> None:
     with pytest.raises(ValueError):
         await memory.save(user_id=customer, text="  ")
+
+
+class _CountingEmbedder(Embedder):
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.embedded: list[str] = []
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        self.embedded += list(texts)
+        return super().embed(texts)
+
+
+async def test_a_customer_without_memories_costs_no_embedding(memory_settings: Settings, customer: str) -> None:
+    embedder = _CountingEmbedder.load()
+    assert isinstance(embedder, _CountingEmbedder)
+    store = _store(memory_settings, embedder)
+    try:
+        assert await store.recall(user_id=customer, query="where is my parcel") == Recall()
+        assert embedder.embedded == []
+        await store.save(user_id=customer, text=CASES["customers"]["a"][0])
+        await store.recall(user_id=customer, query="where is my parcel")
+        assert "where is my parcel" in embedder.embedded
+    finally:
+        await store.aclose()
 
 
 async def test_a_blank_query_recalls_nothing(memory: EmbeddedMemoryStore, customer: str) -> None:
