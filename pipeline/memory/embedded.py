@@ -19,6 +19,7 @@ from psycopg_pool import ConnectionPool
 from guards.embedding import Embedder
 from pipeline.core.settings import Settings
 from pipeline.memory.mem0_env import prepare_mem0
+from pipeline.memory.policy import worth_saving
 from pipeline.memory.records import Memory, SaveResult
 from pipeline.memory.store import GuardedStore
 
@@ -107,7 +108,11 @@ class EmbeddedMemoryStore(GuardedStore):
     def _search_sync(self, user_id: str, query: str, top_k: int) -> list[Memory]:
         # Most customers have no memory: for them a one-row lookup replaces embedding the message
         # (~12 ms of a core, spent beside the Judge's round trip, whose e5 wants the other one).
+        # A message the turn will save is embedded all the same, here rather than on the turn's
+        # path at save time (the vector is cached).
         if self._first({"user_id": user_id}) is None:
+            if worth_saving(query):
+                self._memory.embedding_model.embed(query, "add")
             return []
         found = self._memory.search(query, top_k=top_k, filters={"user_id": user_id}, threshold=0.0, explain=True)
         return [Memory(id=item["id"], text=item["memory"], score=item["score_details"]["semantic_score"])

@@ -20,6 +20,7 @@ from guards.embedding.embedder import Vectors
 from pipeline.core.errors import MemoryBackendError
 from pipeline.core.settings import Settings
 from pipeline.memory.embedded import EmbeddedMemoryStore, open_mem0
+from pipeline.memory.policy import worth_saving
 from pipeline.memory.records import Recall
 
 CASES = yaml.safe_load(Path(__file__).with_name("memory_cases.yaml").read_text())
@@ -205,6 +206,10 @@ async def test_a_customer_without_memories_costs_no_embedding(memory_settings: S
     try:
         assert await store.recall(user_id=customer, query="where is my parcel") == Recall()
         assert embedder.embedded == []
+        preference = CASES["customers"]["a"][0]
+        assert worth_saving(preference)
+        assert await store.recall(user_id=customer, query=preference) == Recall()
+        assert embedder.embedded == [preference]  # for the save that follows, beside the Judge
         await store.save(user_id=customer, text=CASES["customers"]["a"][0])
         await store.recall(user_id=customer, query="where is my parcel")
         assert "where is my parcel" in embedder.embedded
