@@ -64,6 +64,13 @@ def report(label: str, wall_ms: list[float], cpu_ms: list[float]) -> None:
           f"CPU p50 {cpu[49]:7.2f} ms  p95 {cpu[94]:7.2f} ms")
 
 
+def _judges_reading(judge_e5: E5Embedder, text: str) -> None:
+    """The Judge's process reads the message; its reply brings the vector (taken before the clock)."""
+    judge_e5.embed_one(text)
+    reading = judge_e5.reading(text)
+    assert reading is not None and shared_e5().take(text, reading)
+
+
 async def measure(guardrail: Guardrail, memory: EmbeddedMemoryStore, agent: OfflineSupportLlm,
                   texts: list[str], customers: int, judge_e5: E5Embedder | None = None,
                   customer_prefix: str = "c") -> None:
@@ -72,10 +79,8 @@ async def measure(guardrail: Guardrail, memory: EmbeddedMemoryStore, agent: Offl
     cpu: dict[str, list[float]] = {name: [] for name in names}
     for i, text in enumerate(texts):
         customer = f"{customer_prefix}{i % customers}@example.com"
-        if judge_e5 is not None:  # the Judge's process reads the message; its reply brings the vector
-            judge_e5.embed_one(text)
-            reading = judge_e5.reading(text)
-            assert reading is not None and shared_e5().take(text, reading)
+        if judge_e5 is not None:
+            _judges_reading(judge_e5, text)
         marks = [(time.perf_counter(), time.process_time())]
         await guardrail.check(text)
         marks.append((time.perf_counter(), time.process_time()))
@@ -97,9 +102,7 @@ async def measure_together(guardrail: Guardrail, memory: EmbeddedMemoryStore, te
     wall: list[float] = []
     cpu: list[float] = []
     for i, text in enumerate(texts):
-        judge_e5.embed_one(text)
-        reading = judge_e5.reading(text)
-        assert reading is not None and shared_e5().take(text, reading)
+        _judges_reading(judge_e5, text)
         started = (time.perf_counter(), time.process_time())
         await asyncio.gather(guardrail.check(text), memory.recall(user_id=f"c{i % customers}@example.com", query=text))
         if i >= 10:
