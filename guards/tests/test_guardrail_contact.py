@@ -10,6 +10,7 @@ import yaml
 from guards.guardrail.requests import code_verdict
 from guards.guardrail.scope import SCOPE_FILE, Scope, scope
 from guards.judge.rules import RuleSet
+from guards.masker import Masker
 
 FAST_PATH = RuleSet.load().fast_path
 SCOPE = scope()
@@ -55,6 +56,11 @@ def test_a_message_longer_than_the_fast_paths_limit_goes_to_the_model() -> None:
 
 def test_labels_are_lower_case_so_they_can_match() -> None:
     assert all(label == label.lower() for label in CONTACT.labels)
+
+
+def test_the_detectors_are_built_with_the_scope_not_on_a_message() -> None:
+    fresh = Scope.model_validate(yaml.safe_load(SCOPE_FILE.read_text("utf-8")))
+    assert isinstance((fresh.contact_details.__pydantic_private__ or {}).get("_masker"), Masker)
 
 
 def test_the_scope_needs_its_contact_details() -> None:
