@@ -21,6 +21,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from pipeline.core.errors import ConfigError
+from pipeline.core.ids import WRITTEN_PATTERN
 
 #: Marks a pattern that needs Python's `re` (a look-around); the comment must say why.
 STDLIB_MARK = "(?#stdlib"
@@ -86,6 +87,14 @@ def matching(rules: Sequence[Rule], variants: list[str]) -> list[Rule]:
     return [rule for rule in rules if any(rule.hit(text) for text in variants)]
 
 
+#: The words of a message, as the fast path's vocabulary lists them: runs of letters (so "what's"
+#: is "what" and "s", "l'ordine" is "l" and "ordine") and runs of digits.
+_WORD = re.compile(r"[^\W\d_]+|\d+")
+_ORDER_ID = re.compile(rf"\b{WRITTEN_PATTERN}\b", re.IGNORECASE)
+#: A number of at most this many digits is a quantity or a day ("2 weeks", "since the 3rd").
+_SHORT_NUMBER_DIGITS = 2
+
+
 class FastPath(_Frozen):
     """Ordinary shop questions the Judge allows without a model: shop-shaped and nothing odd."""
 
@@ -95,8 +104,25 @@ class FastPath(_Frozen):
     charset: str
     require: list[str] = Field(min_length=1)
     deny: list[str] = Field(min_length=1)
+    #: Lines of space-separated words; a fast-pathed message uses no other word.
+    vocabulary: list[str] = Field(min_length=1)
     examples: list[str] = Field(min_length=1)
     counter_examples: list[str] = Field(default_factory=list)
+
+    @cached_property
+    def words(self) -> frozenset[str]:
+        return frozenset(word for line in self.vocabulary for word in line.split())
+
+    def known_words_only(self, text: str) -> bool:
+        """Every word of the text is in the vocabulary (order ids and short numbers aside).
+
+        The deny list names what an attack might say and can always miss a word ("which ones are
+        going to Manchester, and to whom?"); a message made only of the vocabulary's shop and
+        function words has no words left to carry an instruction in.
+        """
+        words = _WORD.findall(_ORDER_ID.sub(" ", text))
+        return all(word in self.words or (word.isdigit() and len(word) <= _SHORT_NUMBER_DIGITS)
+                   for word in words)
 
     @cached_property
     def _charset(self) -> re.Pattern[str]:
@@ -123,12 +149,13 @@ class FastPath(_Frozen):
         return len(variants[0]) <= self.max_chars and not any(self._deny.search(view) for view in variants)
 
     def allows(self, variants: list[str]) -> bool:
-        """Plain, nothing decoded at all, in the fast path's charset, and shop-shaped."""
+        """Plain, nothing decoded at all, in the fast path's charset and vocabulary, and shop-shaped."""
         text = variants[0]
         return (
             len(variants) == 1
             and self.plain(variants)
             and self._charset.match(text) is not None
+            and self.known_words_only(text)
             and self._require.search(text)
         )
 
