@@ -26,6 +26,8 @@ from typing_extensions import override
 
 from guards.classifier.artefact import Classifier
 from guards.classifier.embedders import E5Embedder
+from guards.guardrail.scope import scope
+from guards.guardrail.subject import SubjectChanges
 from guards.llm.offline_answer import PromptMeter, latest_user_text, model_response
 
 JUDGE_MODEL_DIR = Path(__file__).resolve().parents[1] / "judge" / "model"
@@ -73,8 +75,12 @@ class _ClassifierLlm(BaseLlm):
         embedder = self.classifier.embedder
         return embedder if isinstance(embedder, E5Embedder) else None
 
+    def score(self, message: str) -> float:
+        """P(block) of the message."""
+        return self.classifier.score(message)
+
     def decide(self, message: str) -> ModelVerdict:
-        score = self.classifier.score(message)
+        score = self.score(message)
         block = score >= self.threshold
         return ModelVerdict(verdict="block" if block else "allow", reason=self.reasons[block],
                             rules=[f"model:{self.classifier.model_id}"], score=round(score, 4))
@@ -98,6 +104,15 @@ class OfflineGuardrailLlm(_ClassifierLlm):
     directory = GUARDRAIL_MODEL_DIR
     guard = "guardrail"
     reasons = ("The message is about the shop's orders and support.", "The message is off-topic for this shop.")
+    subject_changes: SubjectChanges = Field(default_factory=lambda: scope().subject_changes)
+
+    @override
+    def score(self, message: str) -> float:
+        """The whole message, or what follows an announced change of subject read alone, whichever
+        is further off topic (`guards/guardrail/subject.py`); the latter costs a second embedding."""
+        whole = self.classifier.score(message)
+        after = self.subject_changes.after(message)
+        return whole if after is None else max(whole, self.classifier.score(after))
 
 
 class OfflineJudgeLlm(_ClassifierLlm):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from guards.guardrail.contact import ContactDetails
+from guards.guardrail.subject import SubjectChanges
 from guards.judge.rules import Rule
 from pipeline.core.errors import ConfigError
 
@@ -33,6 +35,8 @@ class Scope(_Frozen):
     contact_details: ContactDetails
     #: Requests the desk never fulfils, blocked before the model (`guards/guardrail/requests.py`).
     requests: list[Rule] = Field(default_factory=list)
+    #: Phrases after which the offline model also reads the rest alone (`guards/guardrail/subject.py`).
+    subject_changes: SubjectChanges
 
     def describe(self) -> str:
         """The scope as prose for a model's instruction."""
@@ -45,6 +49,8 @@ class Scope(_Frozen):
 @cache
 def scope() -> Scope:
     try:
-        return Scope.model_validate(yaml.safe_load(SCOPE_FILE.read_text(encoding="utf-8")))
-    except (OSError, yaml.YAMLError, ValueError) as exc:
+        written = Scope.model_validate(yaml.safe_load(SCOPE_FILE.read_text(encoding="utf-8")))
+        written.subject_changes.compiled()
+        return written
+    except (OSError, yaml.YAMLError, ValueError, re.error) as exc:
         raise ConfigError(f"guardrail scope {SCOPE_FILE.name} is invalid: {exc}") from exc
