@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncGenerator
 from pathlib import Path
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, Self
 
 from google.adk.models import LlmCapabilities
 from google.adk.models.base_llm import BaseLlm
@@ -58,7 +58,7 @@ class _ClassifierLlm(BaseLlm):
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     @classmethod
-    def build(cls, threshold: float | None = None) -> _ClassifierLlm:
+    def build(cls, threshold: float | None = None) -> Self:
         """The committed classifier (it loads its own pinned embedder, shared per process)."""
         classifier = Classifier.load(cls.directory, cls.guard)
         return cls.model_validate({"classifier": classifier,

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
+import yaml
 
 from guards.classifier.offline_llm import OfflineGuardrailLlm
-from guards.guardrail.scope import scope
-from guards.guardrail.subject import SubjectChanges
+from guards.guardrail.scope import SCOPE_FILE, Scope, scope
 
 CHANGES = scope().subject_changes
-GUARDRAIL = OfflineGuardrailLlm.build()
 
 #: Customers who change the subject to another shop question (written for this desk, dev).
 RETAIL_AFTER_A_CHANGE = [
@@ -38,26 +35,32 @@ def test_the_part_after_the_last_change_is_found(message: str, after: str | None
     assert CHANGES.after(message) == after
 
 
-def test_a_broken_phrase_fails_when_compiled() -> None:
-    broken = SubjectChanges(description="d", phrases=["(by the way"], examples=[("x", None)])
-    with pytest.raises(re.error):
-        broken.compiled()
+def test_a_broken_phrase_fails_at_load() -> None:
+    raw = yaml.safe_load(SCOPE_FILE.read_text("utf-8"))
+    raw["subject_changes"]["phrases"] = ["(by the way"]
+    with pytest.raises(ValueError, match="not a pattern"):
+        Scope.model_validate(raw)
+
+
+@pytest.fixture(scope="module")
+def guardrail() -> OfflineGuardrailLlm:
+    return OfflineGuardrailLlm.build()
 
 
 @pytest.mark.parametrize("message", OFF_TOPIC_AFTER_A_CHANGE)
-def test_another_subject_after_an_order_is_blocked(message: str) -> None:
+def test_another_subject_after_an_order_is_blocked(guardrail: OfflineGuardrailLlm, message: str) -> None:
     """The whole message reads as an order; the part after the change decides."""
-    assert GUARDRAIL.classifier.score(message) < GUARDRAIL.threshold
-    assert GUARDRAIL.decide(message).verdict == "block"
+    assert guardrail.classifier.score(message) < guardrail.threshold
+    assert guardrail.decide(message).verdict == "block"
 
 
 @pytest.mark.parametrize("message", RETAIL_AFTER_A_CHANGE)
-def test_a_shop_question_after_a_change_is_allowed(message: str) -> None:
+def test_a_shop_question_after_a_change_is_allowed(guardrail: OfflineGuardrailLlm, message: str) -> None:
     assert CHANGES.after(message) is not None
-    assert GUARDRAIL.decide(message).verdict == "allow"
+    assert guardrail.decide(message).verdict == "allow"
 
 
-def test_without_a_change_the_score_is_the_whole_message() -> None:
+def test_without_a_change_the_score_is_the_whole_message(guardrail: OfflineGuardrailLlm) -> None:
     message = "Where is my order ORD-10042? It was due on Monday."
     assert CHANGES.after(message) is None
-    assert GUARDRAIL.score(message) == GUARDRAIL.classifier.score(message)
+    assert guardrail.score(message) == guardrail.classifier.score(message)
