@@ -114,7 +114,8 @@ class FastPath(_Frozen):
         return frozenset(word for line in self.vocabulary for word in line.split())
 
     def known_words_only(self, text: str) -> bool:
-        """Every word of the text is in the vocabulary (order ids and short numbers aside).
+        """Every word of the lower-cased text (`variants(...)[0]`) is in the vocabulary, order ids and
+        short numbers aside.
 
         The deny list names what an attack might say and can always miss a word ("which ones are
         going to Manchester, and to whom?"); a message made only of the vocabulary's shop and
