@@ -29,6 +29,7 @@ from evals.fake_shop import SHOP_FILE, FakeShop
 from guards.classifier.embedders import E5Embedder, shared_e5
 from guards.classifier.offline_llm import OfflineGuardrailLlm, OfflineJudgeLlm
 from guards.embedding import Embedder
+from guards.guardrail.scope import scope
 from pipeline.models.offline_support import OfflineSupportLlm
 from pipeline.models.prompts import SUPPORT_INSTRUCTION, render_memories
 
@@ -94,7 +95,7 @@ def main() -> None:
     report("embed one new message, e5 (intents, guards)", timed(e5.embed_one, args.runs, "e"))
     report("offline agent turn, one tool call, cold", asyncio.run(agent_turns(e5, args.runs, prepared=False)))
     report("offline agent turn, one tool call, prepared", asyncio.run(agent_turns(e5, args.runs, prepared=True)))
-    guardrail = OfflineGuardrailLlm.build()
+    guardrail = OfflineGuardrailLlm.build(subject_changes=scope().subject_changes)
     report("offline guardrail decision", timed(guardrail.decide, args.runs, "g"))
     judge = OfflineJudgeLlm.build()
     report("offline judge decision", timed(judge.decide, args.runs, "j"))

@@ -26,7 +26,6 @@ from typing_extensions import override
 
 from guards.classifier.artefact import Classifier
 from guards.classifier.embedders import E5Embedder
-from guards.guardrail.scope import scope
 from guards.guardrail.subject import SubjectChanges
 from guards.llm.offline_answer import PromptMeter, latest_user_text, model_response
 
@@ -58,11 +57,13 @@ class _ClassifierLlm(BaseLlm):
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     @classmethod
-    def build(cls, threshold: float | None = None) -> Self:
-        """The committed classifier (it loads its own pinned embedder, shared per process)."""
+    def build(cls, threshold: float | None = None, **fields: object) -> Self:
+        """The committed classifier (it loads its own pinned embedder, shared per process); `fields`
+        are the model's own (the Guardrail's `subject_changes`)."""
         classifier = Classifier.load(cls.directory, cls.guard)
         return cls.model_validate({"classifier": classifier,
-                                   "threshold": classifier.meta.threshold if threshold is None else threshold})
+                                   "threshold": classifier.meta.threshold if threshold is None else threshold,
+                                   **fields})
 
     @property
     @override
@@ -104,7 +105,8 @@ class OfflineGuardrailLlm(_ClassifierLlm):
     directory = GUARDRAIL_MODEL_DIR
     guard = "guardrail"
     reasons = ("The message is about the shop's orders and support.", "The message is off-topic for this shop.")
-    subject_changes: SubjectChanges = Field(default_factory=lambda: scope().subject_changes)
+    #: From the written scope (`scope().subject_changes`), passed in by whoever builds the model.
+    subject_changes: SubjectChanges
 
     @override
     def score(self, message: str) -> float:

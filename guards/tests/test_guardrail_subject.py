@@ -44,7 +44,7 @@ def test_a_broken_phrase_fails_at_load() -> None:
 
 @pytest.fixture(scope="module")
 def guardrail() -> OfflineGuardrailLlm:
-    return OfflineGuardrailLlm.build()
+    return OfflineGuardrailLlm.build(subject_changes=CHANGES)
 
 
 @pytest.mark.parametrize("message", OFF_TOPIC_AFTER_A_CHANGE)

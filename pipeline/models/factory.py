@@ -15,6 +15,7 @@ from google.adk.models.base_llm import BaseLlm
 
 from guards.classifier.embedders import shared_e5
 from guards.classifier.offline_llm import OfflineGuardrailLlm, OfflineJudgeLlm
+from guards.guardrail.scope import scope
 from guards.llm.providers import OFFLINE, build_hosted
 from pipeline.core.errors import ConfigError
 from pipeline.core.settings.guard_sections import ModelSection
@@ -29,7 +30,7 @@ def build_offline(settings: ModelSection, role: Role) -> BaseLlm:
     if role == "agent":
         return OfflineSupportLlm.build(shared_e5())
     if role == "guardrail":
-        return OfflineGuardrailLlm.build(settings.guardrail_threshold)
+        return OfflineGuardrailLlm.build(settings.guardrail_threshold, subject_changes=scope().subject_changes)
     if role == "judge":
         return OfflineJudgeLlm.build(settings.judge_model_threshold)
     raise ConfigError(f"unknown model role {role!r}")
