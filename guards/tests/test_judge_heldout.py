@@ -2,8 +2,9 @@
 
 Normalised comparison (NFKC, case-folded, whitespace collapsed): a test text copied into
 `rules.yaml`, an exemplar file or the training data, even re-cased, fails here; so does a written
-training text that is a close paraphrase or translation of a test text (e5 cosine). The e5
-vectors come from the training cache (`.supportdesk/`) when it holds them, else ~1 min to embed.
+training text, an exemplar or a rule's example that is a close paraphrase or translation of a test
+text (e5 cosine). The e5 vectors come from the training cache (`.supportdesk/`) when it holds
+them, else ~1 min to embed.
 """
 
 from __future__ import annotations
@@ -83,9 +84,21 @@ def test_a_test_text_slipped_into_the_written_texts_reaches_no_composed_text(mon
     assert sum(e.source == "desk:composed" for e in train) > 0
 
 
-def test_no_written_text_or_exemplar_paraphrases_a_test_text() -> None:
+def _rule_examples(node: object) -> Iterator[str]:
+    """The examples and counter-examples of `rules.yaml` and `scope.yaml`: texts a rule was written from."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _strings(value) if key in ("examples", "counter_examples") else _rule_examples(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _rule_examples(value)
+
+
+def test_no_written_text_exemplar_or_rule_example_paraphrases_a_test_text() -> None:
+    rule_files = (REPO / "guards" / "judge" / "rules.yaml", REPO / "guards" / "guardrail" / "scope.yaml")
     texts = sorted({e.text for guard in ("judge", "guardrail") for e in written(guard)}  # type: ignore[arg-type]
-                   | {t for side in exemplar_texts().values() for t in side})
+                   | {t for side in exemplar_texts().values() for t in side}
+                   | {t for path in rule_files for t in _rule_examples(yaml.safe_load(path.read_text("utf-8")))})
     cache = EmbeddingCache(shared_embedder("e5"), DEFAULT_DIR)
     ours, tests = (v / np.linalg.norm(v, axis=1, keepdims=True) for v in (cache.embed(texts), cache.embed(TEST_TEXTS)))
     cosine = ours @ tests.T
