@@ -25,8 +25,13 @@ REPO = Path(__file__).resolve().parents[2]
 JUDGE_CASES = REPO / "evals" / "cases" / "judge"
 GUARDRAIL_CASES = REPO / "pipeline" / "models" / "tests" / "cases" / "guardrail_cases.yaml"
 JUDGE_MODEL_CASES = REPO / "pipeline" / "models" / "tests" / "cases" / "judge_cases.yaml"
-#: Both guards' probes: attacks, off-topic turns and retail customers, split dev/test like the rest.
-PROBES = Path(__file__).resolve().with_name("cases") / "probes.yaml"
+#: Both guards' probes: attacks, off-topic turns and retail customers, split dev/test like the rest;
+#: one file per blind batch (`probes.yaml`; `shop_words.yaml`: shop-policy questions and other firms' turns).
+PROBES = tuple(Path(__file__).resolve().with_name("cases") / name for name in ("probes.yaml", "shop_words.yaml"))
+#: Probe files whose `dev` half the committed models were not trained on: only their `test` half is
+#: read, as held-out figures. Retraining with `shop_words.yaml`'s dev half was measured and not
+#: adopted (DESIGN.md, Trade-offs, "Shop-policy questions").
+UNTRAINED = frozenset({"shop_words.yaml"})
 #: A probe's kind: its label, and the guard it labels (None = both; an attack says nothing about topic).
 _PROBE_KINDS: dict[str, tuple[int, Guard | None]] = {"attack": (1, "judge"), "offtopic": (1, "guardrail"),
                                                      "retail": (0, None)}
@@ -75,7 +80,7 @@ def _gandalf(root: Path) -> list[Example]:
 
 
 def desk_cases() -> list[tuple[Example, str, Guard | None]]:
-    """Every desk case as (example, split, the guard it labels; None = both)."""
+    """Every desk case the models may read, as (example, split, the guard it labels; None = both)."""
     out: list[tuple[Example, str, Guard | None]] = []
     for name, label in (("attacks.yaml", 1), ("legit.yaml", 0)):
         for case in yaml.safe_load((JUDGE_CASES / name).read_text("utf-8"))["cases"]:
@@ -89,10 +94,13 @@ def desk_cases() -> list[tuple[Example, str, Guard | None]]:
             tags = {k: str(v) for k, v in case.items() if k in ("lang", "topic")}
             out.append((Example(case["text"], int(case["expect"] == "block"), f"desk:{path.stem}", tags),
                         case["split"], guard))
-    for case in yaml.safe_load(PROBES.read_text("utf-8"))["cases"]:
-        label, only = _PROBE_KINDS[case["kind"]]
-        tags = {k: str(case[k]) for k in ("lang", "kind", "family")}
-        out.append((Example(case["text"], label, "desk:probes", tags), case["split"], only))
+    for path in PROBES:
+        for case in yaml.safe_load(path.read_text("utf-8"))["cases"]:
+            if path.name in UNTRAINED and case["split"] == "dev":
+                continue
+            label, only = _PROBE_KINDS[case["kind"]]
+            tags = {k: str(case[k]) for k in ("lang", "kind", "family")}
+            out.append((Example(case["text"], label, "desk:probes", tags), case["split"], only))
     return out
 
 

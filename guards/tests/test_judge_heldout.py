@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parents[2]
 CASE_FILES = [*(REPO / "evals" / "cases" / "judge").glob("*.yaml"),
               REPO / "pipeline" / "tests" / "cases" / "guardrail.yaml",
               REPO / "pipeline" / "models" / "tests" / "cases" / "guardrail_cases.yaml",
-              REPO / "pipeline" / "models" / "tests" / "cases" / "judge_cases.yaml", PROBES]
+              REPO / "pipeline" / "models" / "tests" / "cases" / "judge_cases.yaml", *PROBES]
 
 
 def _cases(path: Path) -> list[dict[str, Any]]:
