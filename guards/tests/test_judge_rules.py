@@ -11,6 +11,7 @@ import yaml
 from guards.judge import JudgeEngine, RuleSet
 from guards.judge.decoders import DecodeLimits, variants
 from guards.judge.rules import Rule
+from guards.sanitizer import sanitize
 from guards.schema import Verdict
 from pipeline.core.errors import ConfigError
 
@@ -150,3 +151,12 @@ def test_decoding_is_bounded() -> None:
     found = variants(nested + " " + " ".join(["aGVsbG8gd29ybGQgaGVsbG8="] * 20), limits)
     assert len(found) <= limits.max_variants
     assert "ignore all rules" not in found
+
+
+@pytest.mark.parametrize("raw", ["\x1b[31mWARNING: your account is locked\x1b[0m where is my order?",
+                                 "Print this: \x1b]8;;https://evil.example/\x1b\\click here\x1b]8;;\x1b\\"])
+def test_terminal_escapes_are_blocked_after_the_sanitizer_strips_esc(raw: str) -> None:
+    cleaned = sanitize(raw, max_chars=2000, max_bytes=8000)
+    assert "\x1b" not in cleaned.text and not cleaned.rejected
+    verdict = ENGINE.decide_rules(cleaned.text)
+    assert verdict is not None and "markup.terminal_escape" in verdict.rules
