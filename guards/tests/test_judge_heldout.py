@@ -20,7 +20,17 @@ import yaml
 
 from guards.classifier import data
 from guards.classifier.cache import DEFAULT_DIR, EmbeddingCache
-from guards.classifier.data import EXEMPLARS, PROBES, WRITTEN, Example, corpus, desk_cases, exemplar_texts, written
+from guards.classifier.data import (
+    EXEMPLARS,
+    PROBES,
+    UNTRAINED,
+    WRITTEN,
+    Example,
+    corpus,
+    desk_cases,
+    exemplar_texts,
+    written,
+)
 from guards.classifier.embedders import shared_embedder
 from guards.classifier.splits import PARAPHRASE, leaked, normalise
 
@@ -119,3 +129,12 @@ def test_non_english_retail_cases_cover_five_languages_in_both_splits() -> None:
     for split in ("dev", "test"):
         langs = Counter(e.tags["lang"] for e, s in retail if s == split)
         assert len([lang for lang, n in langs.items() if n >= 8]) >= 5, (split, langs)
+
+
+def test_a_probe_file_the_models_were_not_trained_on_gives_only_its_test_half() -> None:
+    dev = {normalise(c["text"]) for path in PROBES if path.name in UNTRAINED
+           for c in _cases(path) if c["split"] == "dev"}
+    assert dev
+    for guard in ("judge", "guardrail"):
+        data = corpus(guard)  # type: ignore[arg-type]
+        assert dev.isdisjoint(normalise(e.text) for e in data.train + data.held_out)
