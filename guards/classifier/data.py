@@ -12,7 +12,7 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import yaml
 
@@ -96,14 +96,18 @@ def desk_cases() -> list[tuple[Example, str, Guard | None]]:
             tags = {k: str(v) for k, v in case.items() if k in ("lang", "topic")}
             out.append((Example(case["text"], int(case["expect"] == "block"), f"desk:{path.stem}", tags),
                         case["split"], guard))
-    for path in PROBES:
-        for case in yaml.safe_load(path.read_text("utf-8"))["cases"]:
-            if path.name in UNTRAINED and case["split"] == "dev":
-                continue
-            label, only = _PROBE_KINDS[case["kind"]]
-            tags = {k: str(case[k]) for k in ("lang", "kind", "family")}
-            out.append((Example(case["text"], label, "desk:probes", tags), case["split"], only))
+    for path, case in probe_cases():
+        if path.name in UNTRAINED and case["split"] == "dev":
+            continue
+        label, only = _PROBE_KINDS[case["kind"]]
+        tags = {k: str(case[k]) for k in ("lang", "kind", "family")}
+        out.append((Example(case["text"], label, "desk:probes", tags), case["split"], only))
     return out
+
+
+def probe_cases() -> list[tuple[Path, dict[str, Any]]]:
+    """Every case of every probe file, both splits, with the file it came from."""
+    return [(path, case) for path in PROBES for case in yaml.safe_load(path.read_text("utf-8"))["cases"]]
 
 
 def exemplar_texts() -> dict[str, list[str]]:

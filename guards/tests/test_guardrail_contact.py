@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from guards.classifier.data import PROBES
+from guards.classifier.data import probe_cases
 from guards.guardrail.requests import code_verdict
 from guards.guardrail.scope import SCOPE_FILE, Scope, scope
 from guards.judge.rules import RuleSet
@@ -23,8 +23,7 @@ def _attacks() -> list[str]:
     """Every attack and off-topic text of our case files, both splits: none may pass in code."""
     texts = [case["text"] for name in ("judge/attacks.yaml", "desk/offtopic.yaml")
              for case in yaml.safe_load((CASES / name).read_text("utf-8"))["cases"]]
-    probes = [case for path in PROBES for case in yaml.safe_load(path.read_text("utf-8"))["cases"]]
-    return texts + [case["text"] for case in probes if case["kind"] != "retail"]
+    return texts + [case["text"] for _, case in probe_cases() if case["kind"] != "retail"]
 
 
 @pytest.mark.parametrize("text", CONTACT.examples)

@@ -29,6 +29,7 @@ from guards.classifier.data import (
     corpus,
     desk_cases,
     exemplar_texts,
+    probe_cases,
     written,
 )
 from guards.classifier.embedders import shared_embedder
@@ -132,8 +133,7 @@ def test_non_english_retail_cases_cover_five_languages_in_both_splits() -> None:
 
 
 def test_a_probe_file_the_models_were_not_trained_on_gives_only_its_test_half() -> None:
-    dev = {normalise(c["text"]) for path in PROBES if path.name in UNTRAINED
-           for c in _cases(path) if c["split"] == "dev"}
+    dev = {normalise(c["text"]) for path, c in probe_cases() if path.name in UNTRAINED and c["split"] == "dev"}
     assert dev
     for guard in ("judge", "guardrail"):
         data = corpus(guard)  # type: ignore[arg-type]
