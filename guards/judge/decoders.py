@@ -1,10 +1,13 @@
 """Views of a message that undo common obfuscation, so the rule patterns see what a model would.
 
-Each view is cheap and only produced when the text shows a hint of it (a long base64-looking
-token, `%xx` escapes, a non-ASCII letter, digits inside words, spaced-out letters, the word
-"rot13"), so an ordinary message yields one or two variants. Decoding is bounded: at most `max_depth` rounds of decoding
-applied to decoded text, `max_variants` variants in all, and encoded tokens of at most
-`max_token_chars` characters. Every variant is lower-cased, ready for the lower-case patterns.
+Each view is cheap and only produced when the text shows a hint of it (a long base64-, base32- or
+binary-looking token, `%xx` escapes, a non-ASCII letter, digits inside words, spaced-out letters,
+the word "rot13", upside-down letters, or English function words that only appear once the text is
+read backwards or its letters shifted), so an ordinary message yields one or two variants.
+Decoding is bounded: at most `max_depth` rounds of decoding applied to decoded text, `max_variants`
+variants in all, and encoded tokens of at most `max_token_chars` characters. Every variant is
+lower-cased, ready for the lower-case patterns. `decode` also says which views are sentences hidden
+in an encoding or a cipher (`Views.hidden`), which the Judge blocks whatever they say.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from urllib.parse import unquote_plus
 _CONFUSABLE_PAIRS = (
     "аa әa вb гr дd еe ёe єe һh іi їi јj кk ӏl мm нh оo рp ԛq ѕs тt уy ԝw хx үy сc "  # Cyrillic
     "ɑa αa βb εe ιi κk νv οo ρp τt υu χx γy "  # Greek
-    "ɡg ɪi ʀr ɴn ᴀa ᴇe ᴏo ᴜu ѵv ɩi "  # Latin small capitals and IPA
+    "ɡg ɪi ʀr ɴn ᴀa ᴇe ᴏo ᴜu ѵv ɩi ʙb ᴄc ᴅd ꜰf ɢg ʜh ᴊj ᴋk ʟl ᴍm ᴘp ꜱs ᴛt ᴠv ᴡw ʏy ᴢz "  # small caps, IPA
     "օo սu ոn հh"  # Armenian
 )
 _CONFUSABLES = str.maketrans({pair[0]: pair[1] for pair in _CONFUSABLE_PAIRS.split(" ")})
@@ -32,10 +35,33 @@ _LEET = str.maketrans("0134578@$!|+", "oieastbasilt")
 _LEET_HINT = re.compile(r"[a-z][0134578@$|+][a-z]|\b[0134578@$][a-z]{2}|[a-z]{2}[0134578@$]\b")
 _SPACED = re.compile(r"\b(?:[^\W_](?P<sep>[ .\-_*|/~]))(?:[^\W_](?P=sep))+[^\W_]\b")
 _B64 = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
+_B32 = re.compile(r"\b[A-Z2-7]{16,}={0,6}")
+_BINARY = re.compile(r"\b(?:[01]{8}\s?){4,}")
 _HEX = re.compile(r"(?:\\x[0-9a-fA-F]{2}){4,}|\b(?:[0-9a-fA-F]{2}[ :]?){8,}\b")
 _PERCENT = re.compile(r"%[0-9a-fA-F]{2}")
 # ROT13 text reads as gibberish to the patterns, and a model only follows it when told to decode it.
 _ROT13_HINT = re.compile(r"\brot[\s_-]?13\b|\bcaesar\b", re.IGNORECASE)
+# Upside-down text: turned letters, read from the end; b/q, d/p and n/u swap places when turned.
+_TURNED = str.maketrans("ɐɔǝɟƃɥᴉɾʞɯɹʇʌʍʎbqdpnu", "acefghijkmrtvwyqbpdun")
+_TURNED_HINT = re.compile("[ɐɔǝɟƃɥᴉɾʞɯɹʇʌʍʎ][^ɐɔǝɟƃɥᴉɾʞɯɹʇʌʍʎ]*[ɐɔǝɟƃɥᴉɾʞɯɹʇʌʍʎ]")
+# Words common in any English sentence, three letters or more (shorter ones turn up by chance when
+# a language's letters are shifted). Text with few of them that gains many when reversed or
+# letter-shifted (Caesar, ROT-n, Atbash) was enciphered English; real English or another language
+# does not gain them that way.
+_FUNCTION_WORDS = frozenset((
+    "the", "and", "you", "your", "are", "all", "for", "with", "this", "that", "not", "what", "how",
+    "please", "now", "from", "any", "every", "give", "tell", "show", "list", "can", "will", "was", "have",
+))
+_WORD = re.compile(r"[a-z]+")
+#: Ciphered views are sought in this many leading characters; the whole text is decoded once found.
+_CIPHER_PROBE_CHARS = 2000
+_SHIFTS = tuple(
+    str.maketrans(
+        "abcdefghijklmnopqrstuvwxyz", "abcdefghijklmnopqrstuvwxyz"[k:] + "abcdefghijklmnopqrstuvwxyz"[:k]
+    )
+    for k in range(1, 26)
+)
+_ATBASH = str.maketrans("abcdefghijklmnopqrstuvwxyz", "zyxwvutsrqponmlkjihgfedcba")
 _FORMAT_CHARS = re.compile(r"[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 
 
@@ -107,25 +133,105 @@ def _rot13(text: str, limits: DecodeLimits) -> Iterator[str]:
         yield codecs.encode(text, "rot13")
 
 
-_DECODERS: tuple[Callable[[str, DecodeLimits], Iterator[str]], ...] = (
-    _base64, _hex, _unescaped, _skeleton, _leet, _despaced, _rot13,
+def _base32(text: str, limits: DecodeLimits) -> Iterator[str]:
+    for token in _B32.findall(text)[: limits.max_tokens]:
+        if len(token) > limits.max_token_chars:
+            continue
+        try:
+            raw = base64.b32decode(token + "=" * (-len(token.rstrip("=")) % 8 if "=" not in token else 0))
+        except (binascii.Error, ValueError):
+            continue
+        if (decoded := _readable(raw)) is not None:
+            yield decoded
+
+
+def _binary(text: str, limits: DecodeLimits) -> Iterator[str]:
+    for token in _BINARY.findall(text)[: limits.max_tokens]:
+        bits = "".join(token.split())
+        if len(bits) > limits.max_token_chars:
+            continue
+        raw = int(bits, 2).to_bytes(len(bits) // 8, "big")
+        if (decoded := _readable(raw)) is not None:
+            yield decoded
+
+
+def _upside_down(text: str, limits: DecodeLimits) -> Iterator[str]:
+    if _TURNED_HINT.search(text):
+        yield text.lower().translate(_TURNED)[::-1]
+
+
+def _function_words(text: str) -> int:
+    words = _WORD.findall(text)
+    return sum(word in _FUNCTION_WORDS for word in words) if len(words) >= 3 else 0
+
+
+def _read(text: str, cipher: dict[int, int] | None) -> str:
+    """`text` backwards (`cipher` None) or through a letter-substitution table."""
+    return text[::-1] if cipher is None else text.translate(cipher)
+
+
+def _enciphered(text: str, limits: DecodeLimits) -> Iterator[str]:
+    """Reversed or letter-shifted English: the one reading that gains the most function words, when
+    it gains at least three and they are a quarter of its words."""
+    probe = text[:_CIPHER_PROBE_CHARS].lower()
+    if not probe.isascii():
+        return
+    before = _function_words(probe)
+    best: dict[int, int] | None = None
+    gain = 0
+    for cipher in (None, _ATBASH, *_SHIFTS):
+        after = _read(probe, cipher)
+        found = _function_words(after)
+        if found - before > gain and found >= 3 and 4 * found >= len(_WORD.findall(after)):
+            best, gain = cipher, found - before
+    if gain:
+        yield _read(text.lower(), best)
+
+
+#: Each decoder, and whether what it finds is hidden text: an encoding or a cipher that nobody uses to
+#: write to a shop (escapes, accents, look-alikes, leetspeak and spacing are ordinary typing too).
+_DECODERS: tuple[tuple[Callable[[str, DecodeLimits], Iterator[str]], bool], ...] = (
+    (_base64, True), (_base32, True), (_hex, True), (_binary, True), (_unescaped, False),
+    (_skeleton, False), (_leet, False), (_despaced, False), (_rot13, False), (_upside_down, True),
+    (_enciphered, True),
 )
 
 
-def variants(text: str, limits: DecodeLimits = DecodeLimits()) -> list[str]:
-    """The lower-cased message followed by its decoded views, breadth first, without duplicates."""
+@dataclass(frozen=True)
+class Views:
+    #: The lower-cased message followed by its decoded views, breadth first, without duplicates.
+    all: list[str]
+    #: Decoded views that hide English sentences in an encoding or a cipher (`prose`).
+    hidden: list[str]
+
+
+def prose(text: str) -> bool:
+    """At least three words, one of them a common English word: a sentence, not a token or a key."""
+    return _function_words(text) >= 1
+
+
+def decode(text: str, limits: DecodeLimits = DecodeLimits()) -> Views:
     seen: dict[str, None] = {}
-    frontier = [unicodedata.normalize("NFKC", _FORMAT_CHARS.sub("", text))]
+    hidden: list[str] = []
+    frontier = [(unicodedata.normalize("NFKC", _FORMAT_CHARS.sub("", text)), False)]
     for depth in range(limits.max_depth + 1):
-        found: list[str] = []
-        for candidate in frontier:
+        found: list[tuple[str, bool]] = []
+        for candidate, hides in frontier:
             key = candidate.lower()
             if key in seen:
                 continue
             seen[key] = None
+            if hides and prose(key):
+                hidden.append(key)
             if len(seen) >= limits.max_variants:
-                return list(seen)
+                return Views(list(seen), hidden)
             if depth < limits.max_depth:
-                found.extend(out for decode in _DECODERS for out in decode(candidate, limits))
+                found.extend((out, hides or hiding) for decoder, hiding in _DECODERS
+                             for out in decoder(candidate, limits))
         frontier = found
-    return list(seen)
+    return Views(list(seen), hidden)
+
+
+def variants(text: str, limits: DecodeLimits = DecodeLimits()) -> list[str]:
+    """The lower-cased message followed by its decoded views, breadth first, without duplicates."""
+    return decode(text, limits).all

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from guards.judge.decoders import DecodeLimits, variants
+from guards.judge.decoders import DecodeLimits, decode
 from guards.judge.rules import RuleSet
 from guards.schema import Verdict
 
@@ -16,6 +16,10 @@ from guards.schema import Verdict
 ECHO_CHARS = 24
 _MODEL_BLOCK_REASON = "The message was judged unsafe by the security model."
 _MODEL_ALLOW_REASON = "The message was judged safe by the security model."
+#: A sentence hidden in base64, hex, binary, a cipher or upside-down letters: whatever it says, a
+#: customer writes to a shop in plain text, and a hidden sentence is how attacks pass filters.
+HIDDEN_TEXT_RULE = "obf.hidden_text"
+_HIDDEN_TEXT_REASON = "The message hides text in an encoding or a cipher."
 
 
 class ModelTier(Protocol):
@@ -39,7 +43,8 @@ class JudgeEngine:
 
     def decide_rules(self, text: str) -> Verdict | None:
         """Pattern tier then fast path; None means only the model can decide."""
-        views = variants(text, self._limits)
+        decoded = decode(text, self._limits)
+        views = decoded.all
         hits = self._rules.matches(views)
         if hits:
             labels = list(dict.fromkeys(self._rules.categories[rule.category] for rule in hits))
@@ -49,6 +54,8 @@ class JudgeEngine:
                 rules=[rule.id for rule in hits],
                 tier="pattern",
             )
+        if decoded.hidden:
+            return Verdict(verdict="block", reason=_HIDDEN_TEXT_REASON, rules=[HIDDEN_TEXT_RULE], tier="pattern")
         fast = self._rules.fast_path
         if fast.allows(views):
             return Verdict(verdict="allow", reason=f"Allowed: {fast.description}.", rules=[fast.id],
