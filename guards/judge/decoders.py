@@ -20,6 +20,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from string import ascii_lowercase
 from urllib.parse import unquote_plus
 
 # Latin look-alikes from other scripts that NFKC leaves alone (Unicode TR39 confusables, the
@@ -55,13 +56,8 @@ _FUNCTION_WORDS = frozenset((
 _WORD = re.compile(r"[a-z]+")
 #: Ciphered views are sought in this many leading characters; the whole text is decoded once found.
 _CIPHER_PROBE_CHARS = 2000
-_SHIFTS = tuple(
-    str.maketrans(
-        "abcdefghijklmnopqrstuvwxyz", "abcdefghijklmnopqrstuvwxyz"[k:] + "abcdefghijklmnopqrstuvwxyz"[:k]
-    )
-    for k in range(1, 26)
-)
-_ATBASH = str.maketrans("abcdefghijklmnopqrstuvwxyz", "zyxwvutsrqponmlkjihgfedcba")
+_SHIFTS = tuple(str.maketrans(ascii_lowercase, ascii_lowercase[k:] + ascii_lowercase[:k]) for k in range(1, 26))
+_ATBASH = str.maketrans(ascii_lowercase, ascii_lowercase[::-1])
 _FORMAT_CHARS = re.compile(r"[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 
 
@@ -82,26 +78,61 @@ def _readable(raw: bytes) -> str | None:
     return text if text and printable >= 0.9 * len(text) else None
 
 
-def _base64(text: str, limits: DecodeLimits) -> Iterator[str]:
-    for token in _B64.findall(text)[: limits.max_tokens]:
-        if len(token) > limits.max_token_chars or token.isalpha() or token.isdigit():
-            continue
-        padded = token + "=" * (-len(token) % 4)
+def _encoded(tokens: re.Pattern[str], to_bytes: Callable[[str, DecodeLimits], bytes | None],
+             text: str, limits: DecodeLimits) -> Iterator[str]:
+    """The readable text behind each of the first `max_tokens` tokens `tokens` finds, when
+    `to_bytes` can decode it (None: not this encoding, or longer than the limits allow)."""
+    for token in tokens.findall(text)[: limits.max_tokens]:
         try:
-            raw = base64.b64decode(padded.replace("-", "+").replace("_", "/"), validate=True)
+            raw = to_bytes(token, limits)
         except (binascii.Error, ValueError):
             continue
-        if (decoded := _readable(raw)) is not None:
+        if raw is not None and (decoded := _readable(raw)) is not None:
             yield decoded
+
+
+def _base64_bytes(token: str, limits: DecodeLimits) -> bytes | None:
+    if len(token) > limits.max_token_chars or token.isalpha() or token.isdigit():
+        return None
+    padded = token + "=" * (-len(token) % 4)
+    return base64.b64decode(padded.replace("-", "+").replace("_", "/"), validate=True)
+
+
+def _base32_bytes(token: str, limits: DecodeLimits) -> bytes | None:
+    if len(token) > limits.max_token_chars:
+        return None
+    unpadded = token.rstrip("=")
+    return base64.b32decode(unpadded + "=" * (-len(unpadded) % 8))
+
+
+def _hex_bytes(token: str, limits: DecodeLimits) -> bytes | None:
+    digits = re.sub(r"\\x|[ :]", "", token)
+    if len(digits) > limits.max_token_chars or len(digits) % 2:
+        return None
+    return bytes.fromhex(digits)
+
+
+def _binary_bytes(token: str, limits: DecodeLimits) -> bytes | None:
+    bits = "".join(token.split())
+    if len(bits) > limits.max_token_chars:
+        return None
+    return int(bits, 2).to_bytes(len(bits) // 8, "big")
+
+
+def _base64(text: str, limits: DecodeLimits) -> Iterator[str]:
+    return _encoded(_B64, _base64_bytes, text, limits)
+
+
+def _base32(text: str, limits: DecodeLimits) -> Iterator[str]:
+    return _encoded(_B32, _base32_bytes, text, limits)
 
 
 def _hex(text: str, limits: DecodeLimits) -> Iterator[str]:
-    for token in _HEX.findall(text)[: limits.max_tokens]:
-        digits = re.sub(r"\\x|[ :]", "", token)
-        if len(digits) > limits.max_token_chars or len(digits) % 2:
-            continue
-        if (decoded := _readable(bytes.fromhex(digits))) is not None:
-            yield decoded
+    return _encoded(_HEX, _hex_bytes, text, limits)
+
+
+def _binary(text: str, limits: DecodeLimits) -> Iterator[str]:
+    return _encoded(_BINARY, _binary_bytes, text, limits)
 
 
 def _unescaped(text: str, limits: DecodeLimits) -> Iterator[str]:
@@ -131,28 +162,6 @@ def _despaced(text: str, limits: DecodeLimits) -> Iterator[str]:
 def _rot13(text: str, limits: DecodeLimits) -> Iterator[str]:
     if _ROT13_HINT.search(text):
         yield codecs.encode(text, "rot13")
-
-
-def _base32(text: str, limits: DecodeLimits) -> Iterator[str]:
-    for token in _B32.findall(text)[: limits.max_tokens]:
-        if len(token) > limits.max_token_chars:
-            continue
-        try:
-            raw = base64.b32decode(token + "=" * (-len(token.rstrip("=")) % 8 if "=" not in token else 0))
-        except (binascii.Error, ValueError):
-            continue
-        if (decoded := _readable(raw)) is not None:
-            yield decoded
-
-
-def _binary(text: str, limits: DecodeLimits) -> Iterator[str]:
-    for token in _BINARY.findall(text)[: limits.max_tokens]:
-        bits = "".join(token.split())
-        if len(bits) > limits.max_token_chars:
-            continue
-        raw = int(bits, 2).to_bytes(len(bits) // 8, "big")
-        if (decoded := _readable(raw)) is not None:
-            yield decoded
 
 
 def _upside_down(text: str, limits: DecodeLimits) -> Iterator[str]:
@@ -201,11 +210,11 @@ _DECODERS: tuple[tuple[Callable[[str, DecodeLimits], Iterator[str]], bool], ...]
 class Views:
     #: The lower-cased message followed by its decoded views, breadth first, without duplicates.
     all: list[str]
-    #: Decoded views that hide English sentences in an encoding or a cipher (`prose`).
+    #: Decoded views that hide English sentences in an encoding or a cipher (`_prose`).
     hidden: list[str]
 
 
-def prose(text: str) -> bool:
+def _prose(text: str) -> bool:
     """At least three words, one of them a common English word: a sentence, not a token or a key."""
     return _function_words(text) >= 1
 
@@ -221,7 +230,7 @@ def decode(text: str, limits: DecodeLimits = DecodeLimits()) -> Views:
             if key in seen:
                 continue
             seen[key] = None
-            if hides and prose(key):
+            if hides and _prose(key):
                 hidden.append(key)
             if len(seen) >= limits.max_variants:
                 return Views(list(seen), hidden)
