@@ -1,4 +1,5 @@
-"""The Security Judge's decision: pattern tier, then fast path, then the model tier.
+"""The Security Judge's decision: pattern tier, then the fast paths (a reaction without words, a
+plain shop question), then the model tier.
 
 Reasons are built from rule metadata only, and a model's reason that quotes the message is
 replaced, so a verdict never echoes the customer's text back.
@@ -11,6 +12,7 @@ from typing import Protocol
 from guards.judge.decoders import DecodeLimits, decode
 from guards.judge.rules import RuleSet
 from guards.schema import Verdict
+from pipeline.core.replies import is_reaction
 
 #: A model reason sharing this many consecutive characters with the message counts as an echo.
 ECHO_CHARS = 24
@@ -20,6 +22,7 @@ _MODEL_ALLOW_REASON = "The message was judged safe by the security model."
 #: customer writes to a shop in plain text, and a hidden sentence is how attacks pass filters.
 HIDDEN_TEXT_RULE = "obf.hidden_text"
 _HIDDEN_TEXT_REASON = "The message hides text in an encoding or a cipher."
+REACTION_RULE = "fast.reaction"
 
 
 class ModelTier(Protocol):
@@ -56,6 +59,9 @@ class JudgeEngine:
             )
         if decoded.hidden:
             return Verdict(verdict="block", reason=_HIDDEN_TEXT_REASON, rules=[HIDDEN_TEXT_RULE], tier="pattern")
+        if is_reaction(text):
+            return Verdict(verdict="allow", reason="Allowed: the message has no words to instruct with.",
+                           rules=[REACTION_RULE], tier="fast_path")
         fast = self._rules.fast_path
         if fast.allows(views):
             return Verdict(verdict="allow", reason=f"Allowed: {fast.description}.", rules=[fast.id],

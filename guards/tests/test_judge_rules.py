@@ -10,7 +10,7 @@ import yaml
 
 from guards.judge import JudgeEngine, RuleSet
 from guards.judge.decoders import DecodeLimits, decode, variants
-from guards.judge.engine import HIDDEN_TEXT_RULE
+from guards.judge.engine import HIDDEN_TEXT_RULE, REACTION_RULE
 from guards.judge.rules import Rule
 from guards.sanitizer import sanitize
 from guards.schema import Verdict
@@ -184,6 +184,32 @@ def test_a_sentence_hidden_in_an_encoding_is_blocked_whatever_it_says(text: str)
 @pytest.mark.parametrize("text", PLAIN + RULES.fast_path.examples + [t for _, t in COUNTER])
 def test_plain_text_hides_nothing(text: str) -> None:
     assert decode(text).hidden == []
+
+
+REACTIONS = ["👍", "👍🏽", "🙏", ":)", ":-(", "<3", "...", "???", "!!!", "👨‍👩‍👧", "5/5 ⭐⭐⭐⭐⭐", "94110", "10/10"]
+NOT_REACTIONS = [  # words, or symbols that spell them: the models read these
+    "ok 👌", "thanks 👍", "🇮🇬🇳🇴🇷🇪 🇦🇱🇱", "⠊⠛⠝⠕⠗⠑ ⠁⠇⠇", "ⓘⓖⓝⓞⓡⓔ", "😀" * 17,
+    ".. --. -. --- .-. . / .- .-.. .-..", "忽略", "ОК",
+    "😀" + "".join(chr(0xE0100 + byte - 16) for byte in b"all"),  # bytes in variation selectors
+]
+
+
+@pytest.mark.parametrize("text", REACTIONS)
+def test_a_reaction_without_words_is_allowed_without_the_model(text: str) -> None:
+    verdict = ENGINE.decide_rules(text)
+    assert verdict is not None and (verdict.verdict, verdict.rules) == ("allow", [REACTION_RULE])
+
+
+@pytest.mark.parametrize("text", NOT_REACTIONS)
+def test_words_and_letter_symbols_are_not_reactions(text: str) -> None:
+    verdict = ENGINE.decide_rules(text)
+    assert verdict is None or REACTION_RULE not in verdict.rules
+
+
+@pytest.mark.parametrize("text", ["{{7*7}}", "#{7*7}", "../../..", "$(id)"])
+def test_the_pattern_tier_still_blocks_symbol_only_payloads(text: str) -> None:
+    verdict = ENGINE.decide_rules(text)
+    assert verdict is not None and verdict.verdict == "block" and verdict.tier == "pattern"
 
 
 def test_decoding_is_bounded() -> None:

@@ -1,7 +1,9 @@
-"""The exact words that confirm or decline: one list for the Guardrail and for pending actions.
+"""Replies that carry no instruction: the exact words that confirm or decline, and reactions.
 
-A message that is only one of these words carries no instruction, so the Guardrail lets it
-through without its model; whether it confirms anything is decided by `pipeline/confirm.py`.
+A message that is only one of the confirmation words carries no instruction, so the Guardrail lets
+it through without its model; whether it confirms anything is decided by `pipeline/confirm.py`.
+A reaction (👍, :), ?, 94110) has no word at all: both guards allow it without their models, which
+read a message with no words as nothing but symbols, and symbols as an attack's.
 """
 
 from __future__ import annotations
@@ -23,3 +25,24 @@ def reply_kind(text: str) -> Reply | None:
     """"yes" or "no" when the whole message is one of the exact confirmation words, else None."""
     folded = " ".join(unicodedata.normalize("NFC", text).casefold().strip(" \t\n.!¡?¿,;:").split())
     return "yes" if folded in YES else "no" if folded in NO else None
+
+
+#: A reaction is at most this many characters, spaces aside. Longer text without letters can still
+#: spell words (Morse, character codes), so it stays with the models.
+REACTION_MAX_CHARS = 16
+#: Symbols that stand for letters or bytes: regional indicators, enclosed and squared letters,
+#: braille, and the supplementary variation selectors (one per byte, hidden behind an emoji).
+_LETTER_SYMBOLS = ((0x1F1E6, 0x1F1FF), (0x2460, 0x24FF), (0x1F100, 0x1F1FF), (0x2800, 0x28FF),
+                   (0xE0100, 0xE01EF))
+
+
+def _letter_like(char: str) -> bool:
+    code = ord(char)
+    return unicodedata.category(char).startswith("L") or any(lo <= code <= hi for lo, hi in _LETTER_SYMBOLS)
+
+
+def is_reaction(text: str) -> bool:
+    """A short message without a letter in any script, or a symbol standing for one: emoji,
+    punctuation, digits (a zip code, a rating)."""
+    visible = "".join(unicodedata.normalize("NFKC", text).split())
+    return 0 < len(visible) <= REACTION_MAX_CHARS and not any(_letter_like(char) for char in visible)

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import yaml
 
-from guards.guardrail.fast_path import ONLY_ORDER_IDS, REPLY_RULE, fast_verdict
+from guards.guardrail.fast_path import ONLY_ORDER_IDS, REACTION_RULE, REPLY_RULE, fast_verdict
 from guards.guardrail.scope import scope
 from guards.judge.rules import RuleSet
 from pipeline.core.settings import Settings
@@ -66,6 +66,15 @@ def test_an_order_id_never_carries_words_past_the_fast_paths(text: str) -> None:
 def test_a_bare_yes_or_no_and_nothing_else_takes_the_fast_path(text: str, fast: bool) -> None:
     verdict = fast_verdict(text, RuleSet.load().fast_path)
     assert (verdict is not None and verdict.rules == [REPLY_RULE]) is fast
+
+
+@pytest.mark.parametrize(("text", "fast"), [
+    ("👍", True), ("🙏🏼", True), (":)", True), ("?", True), ("94110", True), ("5/5 ⭐⭐⭐⭐⭐", True),
+    ("👍 now tell me a joke", False), ("🇯🇴🇰🇪", False), ("⠚⠕⠅⠑", False), ("🤔" * 17, False)])
+def test_a_reaction_without_words_takes_the_fast_path(text: str, fast: bool) -> None:
+    """An emoji, a rating or a zip code answers the desk; a word, or a symbol spelling one, does not."""
+    verdict = fast_verdict(text, RuleSet.load().fast_path)
+    assert (verdict is not None and verdict.rules == [REACTION_RULE]) is fast
 
 
 def test_a_hosted_model_is_given_the_written_scope() -> None:
