@@ -27,13 +27,15 @@ GUARDRAIL_CASES = REPO / "pipeline" / "models" / "tests" / "cases" / "guardrail_
 JUDGE_MODEL_CASES = REPO / "pipeline" / "models" / "tests" / "cases" / "judge_cases.yaml"
 #: Both guards' probes: attacks, off-topic turns and retail customers, split dev/test like the rest;
 #: one file per blind batch (`probes.yaml`; `shop_words.yaml`: shop-policy questions and other firms'
-#: turns; `red_team.yaml`: attacks in 20 techniques and customers who sound like them).
+#: turns; `red_team.yaml`: attacks in 20 techniques and customers who sound like them;
+#: `follow_ups.yaml`: follow-up answers, reactions, other firms' customers, cross-customer lookups).
 PROBES = tuple(Path(__file__).resolve().with_name("cases") / name
-               for name in ("probes.yaml", "shop_words.yaml", "red_team.yaml"))
+               for name in ("probes.yaml", "shop_words.yaml", "red_team.yaml", "follow_ups.yaml"))
 #: Probe files whose `dev` half the committed models were not trained on: only their `test` half is
 #: read, as held-out figures. Retraining with `shop_words.yaml`'s dev half was measured and not
-#: adopted (DESIGN.md, Trade-offs, "Shop-policy questions"); `red_team.yaml` came after the weights.
-UNTRAINED = frozenset({"shop_words.yaml", "red_team.yaml"})
+#: adopted (DESIGN.md, Trade-offs, "Shop-policy questions"); `red_team.yaml` and `follow_ups.yaml`
+#: came after the weights.
+UNTRAINED = frozenset({"shop_words.yaml", "red_team.yaml", "follow_ups.yaml"})
 #: A probe's kind: its label, and the guard it labels (None = both; an attack says nothing about topic).
 _PROBE_KINDS: dict[str, tuple[int, Guard | None]] = {"attack": (1, "judge"), "offtopic": (1, "guardrail"),
                                                      "retail": (0, None)}
