@@ -2,8 +2,8 @@
 
 Plain shop questions (the same rule the Judge uses), a message that is nothing but our order
 ids (a customer answering "which order?"), a bare yes or no (answering "shall I?"), and a
-reaction without words (👍, :), a zip code); a message
-of nothing but contact details is the scope's (`guards/guardrail/contact.py`). Anything
+reaction without words (👍, :), a zip code); a message of nothing but contact details is the
+scope's (`guards/guardrail/contact.py`). Anything
 else, an order id with words around it in any language included, is for the model: an id must
 never carry an instruction past the Guardrail.
 """
@@ -16,11 +16,10 @@ from guards.judge.decoders import variants
 from guards.judge.rules import FastPath
 from guards.schema import Verdict
 from pipeline.core.ids import WRITTEN_PATTERN
-from pipeline.core.replies import is_reaction, reply_kind
+from pipeline.core.replies import REACTION_RULE, is_reaction, reply_kind
 
 ORDER_ID_RULE = "fast.names_an_order"
 REPLY_RULE = "fast.yes_or_no"
-REACTION_RULE = "fast.reaction"
 #: Only order ids, separated by punctuation or spaces: no room for an instruction.
 ONLY_ORDER_IDS = re.compile(rf"^[\s\W_]*(?:{WRITTEN_PATTERN}[\s\W_]*)+$", re.IGNORECASE)
 

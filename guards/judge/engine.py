@@ -12,7 +12,7 @@ from typing import Protocol
 from guards.judge.decoders import DecodeLimits, decode
 from guards.judge.rules import RuleSet
 from guards.schema import Verdict
-from pipeline.core.replies import is_reaction
+from pipeline.core.replies import REACTION_RULE, is_reaction
 
 #: A model reason sharing this many consecutive characters with the message counts as an echo.
 ECHO_CHARS = 24
@@ -22,7 +22,6 @@ _MODEL_ALLOW_REASON = "The message was judged safe by the security model."
 #: customer writes to a shop in plain text, and a hidden sentence is how attacks pass filters.
 HIDDEN_TEXT_RULE = "obf.hidden_text"
 _HIDDEN_TEXT_REASON = "The message hides text in an encoding or a cipher."
-REACTION_RULE = "fast.reaction"
 
 
 class ModelTier(Protocol):

@@ -10,11 +10,12 @@ import yaml
 
 from guards.judge import JudgeEngine, RuleSet
 from guards.judge.decoders import DecodeLimits, decode, variants
-from guards.judge.engine import HIDDEN_TEXT_RULE, REACTION_RULE
+from guards.judge.engine import HIDDEN_TEXT_RULE
 from guards.judge.rules import Rule
 from guards.sanitizer import sanitize
 from guards.schema import Verdict
 from pipeline.core.errors import ConfigError
+from pipeline.core.replies import REACTION_RULE
 
 RULES = RuleSet.load()
 CASES = Path(__file__).resolve().parents[2] / "evals" / "cases" / "judge"

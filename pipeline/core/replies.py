@@ -27,6 +27,8 @@ def reply_kind(text: str) -> Reply | None:
     return "yes" if folded in YES else "no" if folded in NO else None
 
 
+#: The rule id both guards give a reaction they allow.
+REACTION_RULE = "fast.reaction"
 #: A reaction is at most this many characters, spaces aside. Longer text without letters can still
 #: spell words (Morse, character codes), so it stays with the models.
 REACTION_MAX_CHARS = 16

@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 import yaml
 
-from guards.guardrail.fast_path import ONLY_ORDER_IDS, REACTION_RULE, REPLY_RULE, fast_verdict
+from guards.guardrail.fast_path import ONLY_ORDER_IDS, REPLY_RULE, fast_verdict
 from guards.guardrail.scope import scope
 from guards.judge.rules import RuleSet
+from pipeline.core.replies import REACTION_RULE
 from pipeline.core.settings import Settings
 from pipeline.guardrail import Guardrail
 from pipeline.models.factory import build_llm
