@@ -20,6 +20,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from string import ascii_lowercase
 from urllib.parse import unquote_plus
 
@@ -119,22 +120,6 @@ def _binary_bytes(token: str, limits: DecodeLimits) -> bytes | None:
     return int(bits, 2).to_bytes(len(bits) // 8, "big")
 
 
-def _base64(text: str, limits: DecodeLimits) -> Iterator[str]:
-    return _encoded(_B64, _base64_bytes, text, limits)
-
-
-def _base32(text: str, limits: DecodeLimits) -> Iterator[str]:
-    return _encoded(_B32, _base32_bytes, text, limits)
-
-
-def _hex(text: str, limits: DecodeLimits) -> Iterator[str]:
-    return _encoded(_HEX, _hex_bytes, text, limits)
-
-
-def _binary(text: str, limits: DecodeLimits) -> Iterator[str]:
-    return _encoded(_BINARY, _binary_bytes, text, limits)
-
-
 def _unescaped(text: str, limits: DecodeLimits) -> Iterator[str]:
     if _PERCENT.search(text):
         yield unquote_plus(text)
@@ -169,9 +154,8 @@ def _upside_down(text: str, limits: DecodeLimits) -> Iterator[str]:
         yield text.lower().translate(_TURNED)[::-1]
 
 
-def _function_words(text: str) -> int:
-    words = _WORD.findall(text)
-    return sum(word in _FUNCTION_WORDS for word in words) if len(words) >= 3 else 0
+def _common(words: list[str]) -> int:
+    return sum(word in _FUNCTION_WORDS for word in words)
 
 
 def _read(text: str, cipher: dict[int, int] | None) -> str:
@@ -185,13 +169,17 @@ def _enciphered(text: str, limits: DecodeLimits) -> Iterator[str]:
     probe = text[:_CIPHER_PROBE_CHARS].lower()
     if not probe.isascii():
         return
-    before = _function_words(probe)
+    # Reading backwards or through a cipher maps letters to letters, so the words stay where they
+    # are: split once, and read only the words (27 readings of every ASCII message).
+    words = _WORD.findall(probe)
+    if len(words) < 3:
+        return
+    joined, before = " ".join(words), _common(words)
     best: dict[int, int] | None = None
     gain = 0
     for cipher in (None, _ATBASH, *_SHIFTS):
-        after = _read(probe, cipher)
-        found = _function_words(after)
-        if found - before > gain and found >= 3 and 4 * found >= len(_WORD.findall(after)):
+        found = _common(_read(joined, cipher).split())
+        if found - before > gain and found >= 3 and 4 * found >= len(words):
             best, gain = cipher, found - before
     if gain:
         yield _read(text.lower(), best)
@@ -200,7 +188,9 @@ def _enciphered(text: str, limits: DecodeLimits) -> Iterator[str]:
 #: Each decoder, and whether what it finds is hidden text: an encoding or a cipher that nobody uses to
 #: write to a shop (escapes, accents, look-alikes, leetspeak and spacing are ordinary typing too).
 _DECODERS: tuple[tuple[Callable[[str, DecodeLimits], Iterator[str]], bool], ...] = (
-    (_base64, True), (_base32, True), (_hex, True), (_binary, True), (_unescaped, False),
+    (partial(_encoded, _B64, _base64_bytes), True), (partial(_encoded, _B32, _base32_bytes), True),
+    (partial(_encoded, _HEX, _hex_bytes), True), (partial(_encoded, _BINARY, _binary_bytes), True),
+    (_unescaped, False),
     (_skeleton, False), (_leet, False), (_despaced, False), (_rot13, False), (_upside_down, True),
     (_enciphered, True),
 )
@@ -216,7 +206,8 @@ class Views:
 
 def _prose(text: str) -> bool:
     """At least three words, one of them a common English word: a sentence, not a token or a key."""
-    return _function_words(text) >= 1
+    words = _WORD.findall(text)
+    return len(words) >= 3 and _common(words) >= 1
 
 
 def decode(text: str, limits: DecodeLimits = DecodeLimits()) -> Views:
