@@ -16,7 +16,7 @@ from guards.judge.decoders import variants
 from guards.judge.rules import FastPath
 from guards.schema import Verdict
 from pipeline.core.ids import WRITTEN_PATTERN
-from pipeline.core.replies import REACTION_RULE, is_reaction, reply_kind
+from pipeline.core.replies import REACTION_REASON, REACTION_RULE, is_reaction, reply_kind
 
 ORDER_ID_RULE = "fast.names_an_order"
 REPLY_RULE = "fast.yes_or_no"
@@ -33,8 +33,7 @@ def fast_verdict(text: str, fast_path: FastPath) -> Verdict | None:
         return Verdict(verdict="allow", reason="Allowed: the message is a bare yes or no.", rules=[REPLY_RULE],
                        tier="fast_path")
     if is_reaction(text):
-        return Verdict(verdict="allow", reason="Allowed: the message has no words, only a reaction.",
-                       rules=[REACTION_RULE], tier="fast_path")
+        return Verdict(verdict="allow", reason=REACTION_REASON, rules=[REACTION_RULE], tier="fast_path")
     if ONLY_ORDER_IDS.match(text):
         return Verdict(verdict="allow", reason="Allowed: the message names one of our orders.",
                        rules=[ORDER_ID_RULE], tier="fast_path")

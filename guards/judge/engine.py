@@ -12,7 +12,7 @@ from typing import Protocol
 from guards.judge.decoders import DecodeLimits, decode
 from guards.judge.rules import RuleSet
 from guards.schema import Verdict
-from pipeline.core.replies import REACTION_RULE, is_reaction
+from pipeline.core.replies import REACTION_REASON, REACTION_RULE, is_reaction
 
 #: A model reason sharing this many consecutive characters with the message counts as an echo.
 ECHO_CHARS = 24
@@ -59,8 +59,7 @@ class JudgeEngine:
         if decoded.hidden:
             return Verdict(verdict="block", reason=_HIDDEN_TEXT_REASON, rules=[HIDDEN_TEXT_RULE], tier="pattern")
         if is_reaction(text):
-            return Verdict(verdict="allow", reason="Allowed: the message has no words to instruct with.",
-                           rules=[REACTION_RULE], tier="fast_path")
+            return Verdict(verdict="allow", reason=REACTION_REASON, rules=[REACTION_RULE], tier="fast_path")
         fast = self._rules.fast_path
         if fast.allows(views):
             return Verdict(verdict="allow", reason=f"Allowed: {fast.description}.", rules=[fast.id],

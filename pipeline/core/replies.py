@@ -27,20 +27,22 @@ def reply_kind(text: str) -> Reply | None:
     return "yes" if folded in YES else "no" if folded in NO else None
 
 
-#: The rule id both guards give a reaction they allow.
+#: The rule id and reason both guards give a reaction they allow.
 REACTION_RULE = "fast.reaction"
+REACTION_REASON = "Allowed: the message has no words, only a reaction."
 #: A reaction is at most this many characters, spaces aside. Longer text without letters can still
 #: spell words (Morse, character codes), so it stays with the models.
 REACTION_MAX_CHARS = 16
 #: Symbols that stand for letters or bytes: regional indicators, enclosed and squared letters,
-#: braille, and the supplementary variation selectors (one per byte, hidden behind an emoji).
+#: braille, invisible tag letters, and the supplementary variation selectors (one per byte, hidden
+#: behind an emoji). The sanitizer refuses tag letters; the Judge does not rely on it.
 _LETTER_SYMBOLS = ((0x1F1E6, 0x1F1FF), (0x2460, 0x24FF), (0x1F100, 0x1F1FF), (0x2800, 0x28FF),
-                   (0xE0100, 0xE01EF))
+                   (0xE0000, 0xE007F), (0xE0100, 0xE01EF))
 
 
 def _letter_like(char: str) -> bool:
     code = ord(char)
-    return unicodedata.category(char).startswith("L") or any(lo <= code <= hi for lo, hi in _LETTER_SYMBOLS)
+    return char.isalpha() or any(lo <= code <= hi for lo, hi in _LETTER_SYMBOLS)
 
 
 def is_reaction(text: str) -> bool:
