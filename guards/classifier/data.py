@@ -28,7 +28,8 @@ JUDGE_MODEL_CASES = REPO / "pipeline" / "models" / "tests" / "cases" / "judge_ca
 #: Both guards' probes: attacks, off-topic turns and retail customers, split dev/test like the rest;
 #: one file per blind batch (`probes.yaml`; `shop_words.yaml`: shop-policy questions and other firms'
 #: turns; `red_team.yaml`: attacks in 20 techniques and customers who sound like them;
-#: `follow_ups.yaml`: follow-up answers, reactions, other firms' customers, cross-customer lookups).
+#: `follow_ups.yaml`: follow-up answers, conversational turns, reactions, other firms' customers,
+#: cross-customer lookups).
 PROBES = tuple(Path(__file__).resolve().with_name("cases") / name
                for name in ("probes.yaml", "shop_words.yaml", "red_team.yaml", "follow_ups.yaml"))
 #: Probe files whose `dev` half the committed models were not trained on: only their `test` half is
