@@ -30,7 +30,7 @@ JUDGE_MODEL_CASES = REPO / "pipeline" / "models" / "tests" / "cases" / "judge_ca
 #: turns; `red_team.yaml`: attacks in 20 techniques and customers who sound like them;
 #: `follow_ups.yaml`: follow-up answers, conversational turns, reactions, other firms' customers,
 #: cross-customer lookups; `agent_attacks.yaml`: attacks on an agent with tools, customers giving
-#: personal details, chit-chat).
+#: personal details, chit-chat, turns on the border with banks and telecoms).
 PROBES = tuple(Path(__file__).resolve().with_name("cases") / name
                for name in ("probes.yaml", "shop_words.yaml", "red_team.yaml", "follow_ups.yaml",
                             "agent_attacks.yaml"))
