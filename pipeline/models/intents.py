@@ -38,6 +38,9 @@ class IntentSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     keywords: tuple[str, ...] = ()
+    #: Its keywords count only when no other intent's keyword matches: a greeting that opens a
+    #: request ("Hi, how are you today? Where is my latest order?") is politeness, not the request.
+    yields: bool = False
     exemplars: tuple[Exemplar, ...]
 
     @field_validator("keywords")
@@ -134,6 +137,8 @@ class IntentRecognizer:
         # The message as it came, so the vector `prepare` or the Guardrail computed is found.
         vector = self._embedder.embed_one(text)
         hits = {name: self.keyword_hit(name, text) for name in self._names}
+        if any(hit is not None and not self._data.intents[name].yields for name, hit in hits.items()):
+            hits = {name: None if self._data.intents[name].yields else hit for name, hit in hits.items()}
         keyed = np.array([hits[name] is not None for name in self._names], dtype=np.float64)
         logits = SHARPNESS * vector.astype(np.float64) @ self._weights + self._biases + self._data.keyword_logit * keyed
         probabilities = _softmax(logits)
