@@ -104,6 +104,7 @@ class IntentRecognizer:
             name: [(f"{name}#{i}", re.compile(p, re.IGNORECASE)) for i, p in enumerate(spec.keywords)]
             for name, spec in self._data.intents.items()
         }
+        self._yielding = frozenset(name for name, spec in self._data.intents.items() if spec.yields)
         self._weights, self._biases = fit_softmax(self._bank.vectors.astype(np.float64), self._bank.label_indices,
                                                   len(self._names))
 
@@ -137,8 +138,8 @@ class IntentRecognizer:
         # The message as it came, so the vector `prepare` or the Guardrail computed is found.
         vector = self._embedder.embed_one(text)
         hits = {name: self.keyword_hit(name, text) for name in self._names}
-        if any(hit is not None and not self._data.intents[name].yields for name, hit in hits.items()):
-            hits = {name: None if self._data.intents[name].yields else hit for name, hit in hits.items()}
+        if any(hit is not None and name not in self._yielding for name, hit in hits.items()):
+            hits = {name: None if name in self._yielding else hit for name, hit in hits.items()}
         keyed = np.array([hits[name] is not None for name in self._names], dtype=np.float64)
         logits = SHARPNESS * vector.astype(np.float64) @ self._weights + self._biases + self._data.keyword_logit * keyed
         probabilities = _softmax(logits)
