@@ -125,18 +125,26 @@ def exemplar_texts() -> dict[str, list[str]]:
             "off_topic": [e["text"] for e in guard["off_topic"]]}
 
 
+#: A conversation turn's label from its own `side`: on topic (allow) or off topic (block).
+_SIDES = {"on_topic": 0, "off_topic": 1}
+
+
 def written(guard: Guard) -> list[Example]:
-    """The desk's written training texts, labelled for `guard` (attacks teach the Judge only)."""
-    labels: dict[str, dict[Guard, int]] = {"retail": {"judge": 0, "guardrail": 0},
-                                           "off_topic": {"judge": 0, "guardrail": 1},
-                                           "attacks": {"judge": 1}}
+    """The desk's written training texts, labelled for `guard` (attacks teach the Judge only; the
+    conversation turns, each on or off topic, teach the Guardrail only: they say nothing of attacks)."""
+    labels: dict[str, dict[Guard, int | None]] = {"retail": {"judge": 0, "guardrail": 0},
+                                                  "off_topic": {"judge": 0, "guardrail": 1},
+                                                  "attacks": {"judge": 1},
+                                                  "conversation": {"guardrail": None}}
     out = []
     for name, by_guard in labels.items():
         if guard not in by_guard:
             continue
         for item in yaml.safe_load((WRITTEN / f"{name}.yaml").read_text("utf-8"))["texts"]:
             tags = {k: str(v) for k, v in item.items() if k != "text"}
-            out.append(Example(item["text"], by_guard[guard], f"desk:written-{name}", tags))
+            given = by_guard[guard]
+            label = _SIDES[item["side"]] if given is None else given
+            out.append(Example(item["text"], label, f"desk:written-{name}", tags))
     return out
 
 

@@ -7,33 +7,45 @@ from collections import Counter
 
 import pytest
 
-from guards.classifier.data import COMPOSED, composed, corpus, written
+from guards.classifier.data import COMPOSED, Example, composed, corpus, written
 from guards.classifier.splits import normalise
 
 
-@pytest.mark.parametrize(("guard", "labels"), [("judge", {"desk:written-retail": 0, "desk:written-off_topic": 0,
-                                                          "desk:written-attacks": 1}),
-                                               ("guardrail", {"desk:written-retail": 0,
-                                                              "desk:written-off_topic": 1})])
-def test_each_guard_gets_its_labels(guard: str, labels: dict[str, int]) -> None:
-    got = {e.source: e.label for e in written(guard)}  # type: ignore[arg-type]
-    assert got == labels
+def _every_written_text() -> list[Example]:
+    by_text = {(e.source, e.text): e for guard in ("judge", "guardrail") for e in written(guard)}  # type: ignore[arg-type]
+    return list(by_text.values())
 
 
-@pytest.mark.parametrize("source", ["desk:written-retail", "desk:written-off_topic", "desk:written-attacks"])
+@pytest.mark.parametrize(("guard", "labels"), [("judge", {("desk:written-retail", 0), ("desk:written-off_topic", 0),
+                                                          ("desk:written-attacks", 1)}),
+                                               ("guardrail", {("desk:written-retail", 0),
+                                                              ("desk:written-off_topic", 1),
+                                                              ("desk:written-conversation", 0),
+                                                              ("desk:written-conversation", 1)})])
+def test_each_guard_gets_its_labels(guard: str, labels: set[tuple[str, int]]) -> None:
+    assert {(e.source, e.label) for e in written(guard)} == labels  # type: ignore[arg-type]
+
+
+def test_a_conversation_turn_is_labelled_by_its_side() -> None:
+    turns = [e for e in written("guardrail") if e.source == "desk:written-conversation"]
+    assert turns and all(e.label == {"on_topic": 0, "off_topic": 1}[e.tags["side"]] for e in turns)
+
+
+@pytest.mark.parametrize("source", ["desk:written-retail", "desk:written-off_topic", "desk:written-attacks",
+                                    "desk:written-conversation"])
 def test_every_family_spans_many_languages_with_english_not_the_bulk(source: str) -> None:
-    langs = Counter(e.tags["lang"] for e in written("judge") if e.source == source)
+    langs = Counter(e.tags["lang"] for e in _every_written_text() if e.source == source)
     assert len(langs) >= 15 and langs["en"] < 0.75 * sum(langs.values()), langs
 
 
 def test_no_text_is_written_twice() -> None:
-    texts = [normalise(e.text) for e in written("judge")]
+    texts = [normalise(e.text) for e in _every_written_text()]
     assert [t for t, n in Counter(texts).items() if n > 1] == []
 
 
 def test_every_language_tag_is_a_language_code() -> None:
     # YAML reads a bare `lang: no` (Norwegian) as False, which then passed for a language.
-    tags = {e.tags["lang"] for e in written("judge")}
+    tags = {e.tags["lang"] for e in _every_written_text()}
     assert {t for t in tags if not re.fullmatch(r"[a-z]{2,3}(-[A-Za-z]{2,4})?", t)} == set()
 
 
