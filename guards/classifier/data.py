@@ -31,7 +31,7 @@ JUDGE_MODEL_CASES = REPO / "pipeline" / "models" / "tests" / "cases" / "judge_ca
 #: `follow_ups.yaml`: follow-up answers, conversational turns, reactions, other firms' customers,
 #: cross-customer lookups; `agent_attacks.yaml`: attacks on an agent with tools, customers giving
 #: personal details, chit-chat, turns on the border with banks and telecoms; `first_contact.yaml`:
-#: greetings in 30 languages, chit-chat and homework in 16, customers, attacks on an agent with tools).
+#: greetings, chit-chat and homework in 21 languages, customers, attacks on an agent with tools).
 PROBES = tuple(Path(__file__).resolve().with_name("cases") / name
                for name in ("probes.yaml", "shop_words.yaml", "red_team.yaml", "follow_ups.yaml",
                             "agent_attacks.yaml", "first_contact.yaml"))
@@ -45,7 +45,8 @@ UNTRAINED = frozenset({"shop_words.yaml", "red_team.yaml", "follow_ups.yaml", "a
 _PROBE_KINDS: dict[str, tuple[int, Guard | None]] = {"attack": (1, "judge"), "offtopic": (1, "guardrail"),
                                                      "retail": (0, None)}
 EXEMPLARS = Path(__file__).resolve().with_name("training")
-#: Training texts written for this desk (all dev): retail turns, off-topic turns, attacks.
+#: Training texts written for this desk (all dev): retail turns, off-topic turns, attacks, and
+#: conversation turns on and off topic.
 WRITTEN = Path(__file__).resolve().with_name("texts")
 SEED = 20261201
 #: Most items taken from one public set (or one part of it) for training: what two shared cores
@@ -132,8 +133,10 @@ _SIDES = {"on_topic": 0, "off_topic": 1}
 
 
 def written(guard: Guard) -> list[Example]:
-    """The desk's written training texts, labelled for `guard` (attacks teach the Judge only; the
-    conversation turns, each on or off topic, teach the Guardrail only: they say nothing of attacks)."""
+    """The desk's written training texts, labelled for `guard`. Attacks teach the Judge only; the
+    conversation turns (each on or off topic) the Guardrail only, because the Judge's committed
+    weights were trained before them and its card must rebuild byte for byte; a Judge retrained
+    later may read them as harmless text."""
     labels: dict[str, dict[Guard, int | None]] = {"retail": {"judge": 0, "guardrail": 0},
                                                   "off_topic": {"judge": 0, "guardrail": 1},
                                                   "attacks": {"judge": 1},
