@@ -14,8 +14,10 @@ from pydantic import BaseModel
 
 #: Two-sided 95 %: the standard normal's 0.975 quantile (scipy.stats.norm.isf(0.025)).
 Z_95 = 1.959963984540054
-#: Digits kept in the summary: 0.01 percentage points, finer than any figure we print.
-DIGITS = 4
+#: Digits kept in the summary. Printed figures round these again (to 0.1 %), so they must be much
+#: finer than a printed step: with 4, Gandalf's 36/40 (low 0.76948) was stored as 0.7695 and
+#: printed as 77.0 % instead of 76.9 %.
+DIGITS = 6
 
 
 def wilson(hits: int, n: int, z: float = Z_95) -> tuple[float, float]:
