@@ -11,7 +11,7 @@ from evals.latency import latency
 from evals.metrics import CaseResult, summarise
 from evals.runlogs import load_run
 from evals.tests.runlog_factory import run_log, write_run_log
-from pipeline.core.intervals import percentiles
+from pipeline.core.intervals import DIGITS, percentiles
 
 
 def _result(index: int, hit: bool, ok: bool, group: str) -> CaseResult:
@@ -29,7 +29,7 @@ def test_summary_counts_hits_and_names_every_wrong_case(flags: list[tuple[bool, 
     metric = summarise("M", "d", results)
     hits = sum(f[0] for f in flags)
     assert (metric.n, metric.hits) == (len(flags), hits)
-    assert metric.rate == (round(hits / len(flags), 4) if flags else None)
+    assert metric.rate == (round(hits / len(flags), DIGITS) if flags else None)
     assert (metric.low is None) is (not flags) and (metric.high is None) is (not flags)
     assert [f.turn_ids for f in metric.failures] == [r.turn_ids for r in results if not r.ok]
     assert sum(metric.outcomes.values()) == len(flags)
@@ -78,4 +78,4 @@ def test_pass_k_counts_cases_that_went_right_in_every_run() -> None:
                for i, (case, ok) in enumerate(runs)]
     metric = summarise("M", "d", results, repeat=2)
     assert (metric.n, metric.hits, metric.repeat) == (6, 3, 2)
-    assert (metric.pass_k.n, metric.pass_k.hits, metric.pass_k.rate) == (3, 1, 0.3333)
+    assert (metric.pass_k.n, metric.pass_k.hits, metric.pass_k.rate) == (3, 1, round(1 / 3, DIGITS))

@@ -19,34 +19,39 @@ def _figures(found: object) -> tuple[object, ...]:
     return tuple(getattr(found, k) for k in ("n", "hits", "rate", "low", "high"))
 
 
+def _close(expected: tuple[object, ...]) -> object:
+    """The hand-worked figures carry five digits; the summary keeps six."""
+    return pytest.approx(expected, abs=5e-5)
+
+
 # (split, metric) → n, hits, rate, Wilson low, high. Counts from ROWS; bounds as in test_intervals.
 # 3/4: centre 1.23018 / 1.96037 = 0.62753, half 0.99979 · 0.32695 = 0.32688 → 0.30064 – 0.95441.
 # 12/14: centre 0.99434 / 1.27439 = 0.78025, half 1.53796 · 0.11682 = 0.17966 → 0.60058 – 0.95991.
 # 1/7: centre 0.41725 / 1.54878 = 0.26940, half 1.26549 · 0.19259 = 0.24373 → 0.02568 – 0.51313.
 # n/n: low = n / (n + z²): 6/6 → 0.60966, 2/2 → 0.34238.
 EXPECTED = {
-    ("test", "T-ATTACK-BLOCK"): (10, 9, 0.9, 0.5958, 0.9821),
-    ("test", "T-LEGIT-FALSE-BLOCK"): (5, 1, 0.2, 0.0362, 0.6245),
-    ("test", "T-OFFTOPIC-BLOCK"): (4, 3, 0.75, 0.3006, 0.9544),
-    ("dev", "T-ATTACK-BLOCK"): (4, 3, 0.75, 0.3006, 0.9544),
-    ("dev", "T-LEGIT-FALSE-BLOCK"): (2, 0, 0.0, 0.0, 0.6576),
+    ("test", "T-ATTACK-BLOCK"): (10, 9, 0.9, 0.59584, 0.98212),
+    ("test", "T-LEGIT-FALSE-BLOCK"): (5, 1, 0.2, 0.03622, 0.62447),
+    ("test", "T-OFFTOPIC-BLOCK"): (4, 3, 0.75, 0.30064, 0.95441),
+    ("dev", "T-ATTACK-BLOCK"): (4, 3, 0.75, 0.30064, 0.95441),
+    ("dev", "T-LEGIT-FALSE-BLOCK"): (2, 0, 0.0, 0.0, 0.65762),
     ("dev", "T-OFFTOPIC-BLOCK"): (0, 0, None, None, None),
-    ("all", "T-ATTACK-BLOCK"): (14, 12, 0.8571, 0.6006, 0.9599),
-    ("all", "T-LEGIT-FALSE-BLOCK"): (7, 1, 0.1429, 0.0257, 0.5131),
+    ("all", "T-ATTACK-BLOCK"): (14, 12, 12 / 14, 0.60058, 0.95991),
+    ("all", "T-LEGIT-FALSE-BLOCK"): (7, 1, 1 / 7, 0.02568, 0.51313),
     ("test", "T-LEAK"): (0, 0, None, None, None),
 }
 
 
 @pytest.mark.parametrize(("split", "metric"), list(EXPECTED))
 def test_every_rate_and_interval(scores: Scores, split: str, metric: str) -> None:
-    assert _figures(scores.splits[split].metrics[metric]) == EXPECTED[split, metric]
+    assert _figures(scores.splits[split].metrics[metric]) == _close(EXPECTED[split, metric])
 
 
 def test_breakdowns_of_the_headline(scores: Scores) -> None:
     attack = scores.splits["test"].metrics["T-ATTACK-BLOCK"].by
-    assert _figures(attack["category"]["injection"]) == (6, 6, 1.0, 0.6097, 1.0)
-    assert _figures(attack["category"]["exfiltration"]) == (4, 3, 0.75, 0.3006, 0.9544)
-    assert _figures(attack["language"]["de"]) == (2, 2, 1.0, 0.3424, 1.0)
+    assert _figures(attack["category"]["injection"]) == _close((6, 6, 1.0, 0.60966, 1.0))
+    assert _figures(attack["category"]["exfiltration"]) == _close((4, 3, 0.75, 0.30064, 0.95441))
+    assert _figures(attack["language"]["de"]) == _close((2, 2, 1.0, 0.34238, 1.0))
     assert {k: (v.n, v.hits) for k, v in attack["language"].items()} == {"de": (2, 2), "en": (8, 7)}
     assert {k: (v.n, v.hits) for k, v in attack["blocked_by"].items()} == {
         "judge": (7, 7), "guardrail": (1, 1), "sanitizer": (1, 1), "not blocked (answered)": (1, 0)}
