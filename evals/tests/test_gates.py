@@ -74,8 +74,8 @@ def test_a_missed_gate_exits_non_zero(tmp_path: Path, monkeypatch: pytest.Monkey
 def test_a_straddling_interval_is_not_shown_and_not_a_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
     summary = _summary(tmp_path, _gate("T-ATTACK-BLOCK", ">=", 0.97))
-    assert [(g.status, g.low, g.high) for g in summary.gates] == [("not shown", pytest.approx(0.59584, abs=5e-5),
-                                                                  pytest.approx(0.98212, abs=5e-5))]
+    assert [(g.status, g.low, g.high) for g in summary.gates] == [("not shown", pytest.approx(0.59584, abs=1e-5),
+                                                                  pytest.approx(0.98212, abs=1e-5))]
     assert _eval(monkeypatch, summary) == 0
     assert "not shown" in capsys.readouterr().out
 
