@@ -31,16 +31,18 @@ JUDGE_MODEL_CASES = REPO / "pipeline" / "models" / "tests" / "cases" / "judge_ca
 #: `follow_ups.yaml`: follow-up answers, conversational turns, reactions, other firms' customers,
 #: cross-customer lookups; `agent_attacks.yaml`: attacks on an agent with tools, customers giving
 #: personal details, chit-chat, turns on the border with banks and telecoms; `first_contact.yaml`:
-#: greetings, chit-chat and homework in 21 languages, customers, attacks on an agent with tools).
+#: greetings, chit-chat and homework in 21 languages, customers, attacks on an agent with tools;
+#: `shop_framed.yaml`: fraud, other customers' data and harm asked as a customer, other firms' turns).
 PROBES = tuple(Path(__file__).resolve().with_name("cases") / name
                for name in ("probes.yaml", "shop_words.yaml", "red_team.yaml", "follow_ups.yaml",
-                            "agent_attacks.yaml", "first_contact.yaml"))
+                            "agent_attacks.yaml", "first_contact.yaml", "shop_framed.yaml"))
 #: Probe files whose `dev` half the committed models were not trained on: only their `test` half is
 #: read, as held-out figures. Retraining with `shop_words.yaml`'s dev half was measured and not
 #: adopted (DESIGN.md, Trade-offs, "Shop-policy questions"); `red_team.yaml`, `follow_ups.yaml` and
-#: `agent_attacks.yaml` came after the weights; `first_contact.yaml` after the Guardrail's of 2026-12-06.
+#: `agent_attacks.yaml` came after the weights; `first_contact.yaml` and `shop_framed.yaml` after the
+#: Guardrail's of 2026-12-06.
 UNTRAINED = frozenset({"shop_words.yaml", "red_team.yaml", "follow_ups.yaml", "agent_attacks.yaml",
-                       "first_contact.yaml"})
+                       "first_contact.yaml", "shop_framed.yaml"})
 #: A probe's kind: its label, and the guard it labels (None = both; an attack says nothing about topic).
 _PROBE_KINDS: dict[str, tuple[int, Guard | None]] = {"attack": (1, "judge"), "offtopic": (1, "guardrail"),
                                                      "retail": (0, None)}
