@@ -1,0 +1,118 @@
+"""Score a batch of texts written blind, once, with the committed guards, before anything else.
+
+    .venv/bin/python -m evals.reports.blind_batch BATCH.yaml [--out DECISIONS.json]
+
+A batch is `cases:` of `text`, `kind` (attack | retail | offtopic), `family` and `lang`, the schema
+of `guards/classifier/cases/`. Each text goes the way a turn goes up to the agent: the sanitizer,
+the Security Judge (patterns, fast path, model), then the Guardrail; it is blocked when any of them
+stops it. Read the figures once, before the batch is split or a rule is written from it: they are
+what its header and DESIGN.md report. The models are the configured ones (offline without keys).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel
+
+from guards.judge.engine import JudgeEngine
+from guards.judge.model_tier import LlmJudgeTier
+from guards.judge.rules import RuleSet
+from guards.sanitizer import sanitize
+from pipeline.core.intervals import wilson
+from pipeline.core.settings.guard_sections import MessageLimits, ModelSection
+from pipeline.guardrail import Guardrail
+from pipeline.models.factory import build_llm
+
+Stage = Literal["sanitizer", "judge", "guardrail", "passed"]
+
+
+class Case(BaseModel):
+    """One text of a batch; other fields (a `split` written later) are ignored."""
+
+    text: str
+    kind: Literal["attack", "retail", "offtopic"]
+    family: str
+    lang: str
+
+
+class Decision(Case):
+    stage: Stage
+    rules: list[str] = []
+
+    @property
+    def blocked(self) -> bool:
+        return self.stage != "passed"
+
+
+class Gate:
+    """The guards in a turn's order, built once from the configured models."""
+
+    def __init__(self, rules: RuleSet, models: ModelSection, limits: MessageLimits) -> None:
+        self._limits = limits
+        self._judge = JudgeEngine(rules, LlmJudgeTier(build_llm(models, "judge")))
+        self._guardrail = Guardrail(build_llm(models, "guardrail"), rules.fast_path)
+
+    async def stage(self, text: str) -> tuple[Stage, list[str]]:
+        cleaned = sanitize(text, max_chars=self._limits.max_message_chars, max_bytes=self._limits.max_message_bytes)
+        if cleaned.rejected:
+            return "sanitizer", []
+        judged = await self._judge.decide(cleaned.text)
+        if judged.verdict == "block":
+            return "judge", judged.rules
+        checked = (await self._guardrail.check(cleaned.text)).verdict
+        return ("guardrail", checked.rules) if checked.verdict == "block" else ("passed", [])
+
+
+async def score(gate: Gate, cases: Iterable[Case]) -> list[Decision]:
+    decisions = []
+    for case in cases:
+        stage, rules = await gate.stage(case.text)
+        decisions.append(Decision(**case.model_dump(), stage=stage, rules=rules))
+    return decisions
+
+
+def tally(decisions: Sequence[Decision]) -> dict[str, tuple[int, int]]:
+    """(blocked, n) per kind, per kind and English or not, and per kind and family."""
+    blocked: Counter[tuple[str, int, str]] = Counter()
+    total: Counter[tuple[str, int, str]] = Counter()
+    for d in decisions:
+        language = "en" if d.lang == "en" else "other languages"
+        # (kind, rank, label): a kind's total first, then by language, then by family.
+        for key in ((d.kind, 0, d.kind), (d.kind, 1, f"{d.kind} / {language}"), (d.kind, 2, f"{d.kind} / {d.family}")):
+            total[key] += 1
+            blocked[key] += d.blocked
+    return {key[2]: (blocked[key], total[key]) for key in sorted(total)}
+
+
+def report(decisions: Sequence[Decision]) -> str:
+    lines = []
+    for key, (hits, n) in tally(decisions).items():
+        low, high = wilson(hits, n)
+        lines.append(f"{key:<48} blocked {hits:>4}/{n:<4} {hits / n:6.1%}  [{low:.1%}–{high:.1%}]")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("batch", type=Path, help="YAML file with `cases:` (text, kind, family, lang)")
+    parser.add_argument("--out", type=Path, help="write every decision here as JSON")
+    args = parser.parse_args(argv)
+    cases = [Case.model_validate(case) for case in yaml.safe_load(args.batch.read_text("utf-8"))["cases"]]
+    # The configured models, read from the environment as the desk reads them (offline without keys).
+    gate = Gate(RuleSet.load(), ModelSection(), MessageLimits())  # type: ignore[call-arg]
+    decisions = asyncio.run(score(gate, cases))
+    print(report(decisions))
+    if args.out:
+        args.out.write_text("[" + ",\n".join(d.model_dump_json() for d in decisions) + "]\n", "utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
