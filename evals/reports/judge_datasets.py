@@ -23,7 +23,7 @@ from guards.judge import JudgeEngine, ModelTier, RuleSet
 from guards.schema import Verdict
 
 
-class _Undecided:
+class RulesOnly:
     """Model tier of a rules-only run: it is never asked, `decide_rules` is used instead."""
 
     async def judge(self, text: str) -> Verdict:
@@ -75,7 +75,7 @@ def _pct(n: int, total: int) -> str:
 
 
 async def report(root: Path, model_tier: ModelTier | None, show: int) -> None:
-    engine = JudgeEngine(RuleSet.load(), model_tier or _Undecided())
+    engine = JudgeEngine(RuleSet.load(), model_tier or RulesOnly())
     attacks, benign = load_sets(root)
     header = f"{'set':<26} {'n':>6} {'pattern':>8} {'fast':>7} {'to model':>9}"
     print(header + (f" {'model blk':>9} {'total blk':>9}" if model_tier else ""))

@@ -19,22 +19,15 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel
 
+from evals.reports.judge_datasets import RulesOnly
 from guards.classifier import datasets
 from guards.classifier.data import GUARDRAIL_CASES, JUDGE_CASES, JUDGE_MODEL_CASES, PROBES, REPO, corpus
 from guards.judge.engine import JudgeEngine
 from guards.judge.rules import RuleSet
-from guards.schema import Verdict
 
 RULES = Path("guards/judge/rules.yaml")
 CASE_FILES = (*sorted(JUDGE_CASES.glob("*.yaml")), REPO / "pipeline" / "tests" / "cases" / "guardrail.yaml",
               GUARDRAIL_CASES, JUDGE_MODEL_CASES, *PROBES)
-
-
-class _Undecided:
-    """Model tier of a rules-only run: never asked, `decide_rules` is used instead."""
-
-    async def judge(self, text: str) -> Verdict:
-        raise RuntimeError("rules-only run")
 
 
 class Move(BaseModel):
@@ -77,7 +70,7 @@ def _decision(engine: JudgeEngine, text: str) -> tuple[str, list[str]] | None:
 
 def moves(before: RuleSet, after: RuleSet, texts: dict[str, str]) -> list[Move]:
     """The texts whose rule-tier decision (verdict and rules; None = for the model) differs."""
-    old, new = JudgeEngine(before, _Undecided()), JudgeEngine(after, _Undecided())
+    old, new = JudgeEngine(before, RulesOnly()), JudgeEngine(after, RulesOnly())
     out = []
     for text, source in texts.items():
         was, now = _decision(old, text), _decision(new, text)
