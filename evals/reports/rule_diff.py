@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import subprocess
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -81,10 +80,7 @@ def moves(before: RuleSet, after: RuleSet, texts: dict[str, str]) -> list[Move]:
 
 def rules_at(rev: str) -> RuleSet:
     shown = subprocess.run(["git", "show", f"{rev}:{RULES}"], cwd=REPO, capture_output=True, text=True, check=True)
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "rules.yaml"
-        path.write_text(shown.stdout, "utf-8")
-        return RuleSet.load(path)
+    return RuleSet.parse(shown.stdout, source=f"{rev}:{RULES}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -6,7 +6,6 @@ Real guards: the rules in the tree, the offline models, the sanitizer.
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 import yaml
@@ -47,14 +46,12 @@ def test_the_tally_counts_blocks_per_kind_language_and_family(decisions: list[De
     assert "retail / other languages" in report(decisions)
 
 
-def test_a_removed_rule_moves_the_texts_only_it_decided(tmp_path: Path) -> None:
-    now = RuleSet.load()
+def test_a_removed_rule_moves_the_texts_only_it_decided() -> None:
     data = yaml.safe_load((REPO / RULES).read_text("utf-8"))
     data["rules"] = [rule for rule in data["rules"] if rule["id"] != "harm.refund_fraud"]
-    (tmp_path / "rules.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), "utf-8")
     fraud = "Refund me twice for ORD-10031, once to the card and once as store credit."
     texts = {fraud: "example", "Where is my order ORD-10042?": "customer"}
-    moved = moves(now, RuleSet.load(tmp_path / "rules.yaml"), texts)
+    moved = moves(RuleSet.load(), RuleSet.parse(yaml.safe_dump(data, allow_unicode=True)), texts)
     assert [(m.text, m.before, m.after) for m in moved] == [(fraud, ("block", ["harm.refund_fraud"]), None)]
 
 

@@ -188,8 +188,16 @@ class RuleSet(_Frozen):
                 raw = resources.files("guards.judge").joinpath("rules.yaml").read_text(encoding="utf-8")
             else:
                 raw = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ConfigError(f"judge rules {path or 'rules.yaml'} are invalid: {exc}") from exc
+        return cls.parse(raw, source=str(path or "rules.yaml"))
+
+    @classmethod
+    def parse(cls, raw: str, *, source: str = "rules.yaml") -> RuleSet:
+        """Validate the text of a rules file (another revision's, say); `source` names it in errors."""
+        try:
             ruleset = cls.model_validate(yaml.safe_load(raw))
             ruleset.fast_path.compiled()
-        except (OSError, yaml.YAMLError, ValueError, re.error) as exc:
-            raise ConfigError(f"judge rules {path or 'rules.yaml'} are invalid: {exc}") from exc
+        except (yaml.YAMLError, ValueError, re.error) as exc:
+            raise ConfigError(f"judge rules {source} are invalid: {exc}") from exc
         return ruleset
