@@ -15,18 +15,15 @@ import subprocess
 from collections.abc import Iterable
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel
 
 from evals.reports.judge_datasets import RulesOnly
 from guards.classifier import datasets
-from guards.classifier.data import GUARDRAIL_CASES, JUDGE_CASES, JUDGE_MODEL_CASES, PROBES, REPO, corpus
+from guards.classifier.data import CASE_FILES, REPO, corpus, file_cases
 from guards.judge.engine import JudgeEngine
 from guards.judge.rules import RuleSet
 
 RULES = Path("guards/judge/rules.yaml")
-CASE_FILES = (*sorted(JUDGE_CASES.glob("*.yaml")), REPO / "pipeline" / "tests" / "cases" / "guardrail.yaml",
-              GUARDRAIL_CASES, JUDGE_MODEL_CASES, *PROBES)
 
 
 class Move(BaseModel):
@@ -45,8 +42,7 @@ def held_texts(root: Path = datasets.DEFAULT_ROOT) -> dict[str, str]:
             found.setdefault(text, source)
 
     for path in CASE_FILES:
-        data = yaml.safe_load(path.read_text("utf-8"))
-        add(path.name, (case["text"] for case in (data["cases"] if isinstance(data, dict) else data)))
+        add(path.name, (case["text"] for case in file_cases(path)))
     for guard in ("judge", "guardrail"):
         held = corpus(guard, root)  # type: ignore[arg-type]
         add(f"{guard} corpus", (e.text for e in held.train + held.held_out))

@@ -36,6 +36,17 @@ JUDGE_MODEL_CASES = REPO / "pipeline" / "models" / "tests" / "cases" / "judge_ca
 PROBES = tuple(Path(__file__).resolve().with_name("cases") / name
                for name in ("probes.yaml", "shop_words.yaml", "red_team.yaml", "follow_ups.yaml",
                             "agent_attacks.yaml", "first_contact.yaml", "shop_framed.yaml"))
+#: Every case file of the desk: the Judge's, the Guardrail's, the offline models', the probes.
+CASE_FILES = (*sorted(JUDGE_CASES.glob("*.yaml")), REPO / "pipeline" / "tests" / "cases" / "guardrail.yaml",
+              GUARDRAIL_CASES, JUDGE_MODEL_CASES, *PROBES)
+
+
+def file_cases(path: Path) -> list[dict[str, Any]]:
+    """The cases of one case file, whether under `cases:` or a bare list."""
+    data = yaml.safe_load(path.read_text("utf-8"))
+    return data["cases"] if isinstance(data, dict) else data
+
+
 #: Probe files whose `dev` half the committed models were not trained on: only their `test` half is
 #: read, as held-out figures. Retraining with `shop_words.yaml`'s dev half was measured and not
 #: adopted (DESIGN.md, Trade-offs, "Shop-policy questions"); `red_team.yaml`, `follow_ups.yaml` and

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
@@ -21,14 +20,15 @@ import yaml
 from guards.classifier import data
 from guards.classifier.cache import DEFAULT_DIR, EmbeddingCache
 from guards.classifier.data import (
+    CASE_FILES,
     EXEMPLARS,
-    PROBES,
     UNTRAINED,
     WRITTEN,
     Example,
     corpus,
     desk_cases,
     exemplar_texts,
+    file_cases,
     probe_cases,
     written,
 )
@@ -36,15 +36,6 @@ from guards.classifier.embedders import shared_embedder
 from guards.classifier.splits import PARAPHRASE, leaked, normalise
 
 REPO = Path(__file__).resolve().parents[2]
-CASE_FILES = [*(REPO / "evals" / "cases" / "judge").glob("*.yaml"),
-              REPO / "pipeline" / "tests" / "cases" / "guardrail.yaml",
-              REPO / "pipeline" / "models" / "tests" / "cases" / "guardrail_cases.yaml",
-              REPO / "pipeline" / "models" / "tests" / "cases" / "judge_cases.yaml", *PROBES]
-
-
-def _cases(path: Path) -> list[dict[str, Any]]:
-    data = yaml.safe_load(path.read_text("utf-8"))
-    return data["cases"] if isinstance(data, dict) else data
 
 
 def _strings(node: object) -> Iterator[str]:
@@ -58,17 +49,17 @@ def _strings(node: object) -> Iterator[str]:
             yield from _strings(value)
 
 
-TEST_TEXTS = [c["text"] for path in CASE_FILES for c in _cases(path) if c["split"] == "test"]
+TEST_TEXTS = [c["text"] for path in CASE_FILES for c in file_cases(path) if c["split"] == "test"]
 
 
 @pytest.mark.parametrize("path", CASE_FILES, ids=lambda p: p.name)
 def test_every_case_has_a_split(path: Path) -> None:
-    splits = Counter(case.get("split") for case in _cases(path))
+    splits = Counter(case.get("split") for case in file_cases(path))
     assert set(splits) == {"dev", "test"}, splits
 
 
 def test_no_text_is_in_both_splits() -> None:
-    dev = {normalise(c["text"]) for path in CASE_FILES for c in _cases(path) if c["split"] == "dev"}
+    dev = {normalise(c["text"]) for path in CASE_FILES for c in file_cases(path) if c["split"] == "dev"}
     assert sorted(t for t in TEST_TEXTS if normalise(t) in dev) == []
 
 
