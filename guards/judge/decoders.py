@@ -7,7 +7,9 @@ read backwards or its letters shifted), so an ordinary message yields one or two
 Decoding is bounded: at most `max_depth` rounds of decoding applied to decoded text, `max_variants`
 variants in all, and encoded tokens of at most `max_token_chars` characters. Every variant is
 lower-cased, ready for the lower-case patterns. `decode` also says which views are sentences hidden
-in an encoding or a cipher (`Views.hidden`), which the Judge blocks whatever they say.
+in an encoding or a cipher (`Views.hidden`), which the Judge blocks whatever they say, and which
+views read as English that the message itself disguises (`Views.plain`), which the Judge's model
+reads too.
 """
 
 from __future__ import annotations
@@ -196,12 +198,26 @@ _DECODERS: tuple[tuple[Callable[[str, DecodeLimits], Iterator[str]], bool], ...]
 )
 
 
+#: A view is plain English the message disguises when it holds this many more common English words
+#: than the message: "1gn0r3 4ll", "s h o w  m e", "Ignоrе аll" (Cyrillic о, е, а), "Ígnóré áll". A
+#: Russian or French message folded to Latin look-alikes or stripped of its accents gains none.
+_PLAIN_GAIN = 2
+
+
 @dataclass(frozen=True)
 class Views:
     #: The lower-cased message followed by its decoded views, breadth first, without duplicates.
     all: list[str]
     #: Decoded views that hide English sentences in an encoding or a cipher (`_prose`).
     hidden: list[str]
+
+    @property
+    def plain(self) -> list[str]:
+        """Views, other than hidden ones, that read as English the message disguises (`_PLAIN_GAIN`):
+        a model reading the message as typed sees spacing, leetspeak or look-alikes, not the words."""
+        typed = _common(_WORD.findall(self.all[0]))
+        return [view for view in self.all[1:]
+                if view not in self.hidden and _common(_WORD.findall(view)) - typed >= _PLAIN_GAIN]
 
 
 def _prose(text: str) -> bool:

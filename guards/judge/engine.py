@@ -1,5 +1,7 @@
 """The Security Judge's decision: pattern tier, then the fast paths (a reaction without words, a
-plain shop question), then the model tier.
+plain shop question), then the model tier, which reads the message as typed and then each view
+of it that reads as English the message disguises (`Views.plain`): spaced-out letters, leetspeak,
+look-alike letters or accents on every vowel hide the words from a model that sees only the typing.
 
 Reasons are built from rule metadata only, and a model's reason that quotes the message is
 replaced, so a verdict never echoes the customer's text back.
@@ -9,7 +11,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from guards.judge.decoders import DecodeLimits, decode
+from guards.judge.decoders import DecodeLimits, Views, decode
 from guards.judge.rules import RuleSet
 from guards.schema import Verdict
 from pipeline.core.replies import REACTION_REASON, REACTION_RULE, is_reaction
@@ -45,7 +47,9 @@ class JudgeEngine:
 
     def decide_rules(self, text: str) -> Verdict | None:
         """Pattern tier then fast path; None means only the model can decide."""
-        decoded = decode(text, self._limits)
+        return self._rules_verdict(text, decode(text, self._limits))
+
+    def _rules_verdict(self, text: str, decoded: Views) -> Verdict | None:
         views = decoded.all
         hits = self._rules.matches(views)
         if hits:
@@ -67,11 +71,23 @@ class JudgeEngine:
         return None
 
     async def decide(self, text: str) -> Verdict:
-        decided = self.decide_rules(text)
+        decoded = decode(text, self._limits)
+        decided = self._rules_verdict(text, decoded)
         if decided is not None:
             return decided
-        verdict = await self._model.judge(text)
-        if _echoes(verdict.reason, text):
+        verdict = await self._ask_model(text, text)
+        for view in decoded.plain:
+            if verdict.verdict == "block":
+                break
+            seen = await self._ask_model(view, text)
+            verdict = seen if seen.verdict == "block" else verdict
+        return verdict
+
+    async def _ask_model(self, reading: str, message: str) -> Verdict:
+        """The model's verdict on `reading` (the message or a view of it), its reason kept only when
+        it quotes neither."""
+        verdict = await self._model.judge(reading)
+        if _echoes(verdict.reason, reading) or _echoes(verdict.reason, message):
             reason = _MODEL_BLOCK_REASON if verdict.verdict == "block" else _MODEL_ALLOW_REASON
             verdict = verdict.model_copy(update={"reason": reason})
         return verdict
