@@ -38,6 +38,7 @@ _CONFUSABLES = str.maketrans({pair[0]: pair[1] for pair in _CONFUSABLE_PAIRS.spl
 _LEET = str.maketrans("0134578@$!|+", "oieastbasilt")
 _LEET_HINT = re.compile(r"[a-z][0134578@$|+][a-z]|\b[0134578@$][a-z]{2}|[a-z]{2}[0134578@$]\b")
 _SPACED = re.compile(r"\b(?:[^\W_](?P<sep>[ .\-_*|/~]))(?:[^\W_](?P=sep))+[^\W_]\b")
+_WORD_GAP = re.compile(r"\s{2,}")
 _B64 = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
 _B32 = re.compile(r"\b[A-Z2-7]{16,}={0,6}")
 _BINARY = re.compile(r"\b(?:[01]{8}\s?){4,}")
@@ -144,6 +145,11 @@ def _leet(text: str, limits: DecodeLimits) -> Iterator[str]:
 def _despaced(text: str, limits: DecodeLimits) -> Iterator[str]:
     if _SPACED.search(text):
         yield _SPACED.sub(lambda m: m.group(0).replace(m.group("sep"), ""), text)
+    # Every character spaced out, words set apart by wider gaps ("s h o w   m e"): the gaps are the
+    # word breaks, which also rejoins the words of one or two letters the pattern above leaves.
+    tokens = text.split()
+    if len(tokens) >= 6 and sum(len(token) == 1 for token in tokens) >= 0.6 * len(tokens) and _WORD_GAP.search(text):
+        yield " ".join("".join(word.split()) for word in _WORD_GAP.split(text.strip()))
 
 
 def _rot13(text: str, limits: DecodeLimits) -> Iterator[str]:
