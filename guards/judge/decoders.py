@@ -26,6 +26,8 @@ from functools import partial
 from string import ascii_lowercase
 from urllib.parse import unquote_plus
 
+from guards.judge import alphabets
+
 # Latin look-alikes from other scripts that NFKC leaves alone (Unicode TR39 confusables, the
 # subset that spells English attack words). NFKC already folds full-width and math alphabets.
 _CONFUSABLE_PAIRS = (
@@ -44,6 +46,11 @@ _B32 = re.compile(r"\b[A-Z2-7]{16,}={0,6}")
 _BINARY = re.compile(r"\b(?:[01]{8}\s?){4,}")
 _HEX = re.compile(r"(?:\\x[0-9a-fA-F]{2}){4,}|\b(?:[0-9a-fA-F]{2}[ :]?){8,}\b")
 _PERCENT = re.compile(r"%[0-9a-fA-F]{2}")
+_UNICODE_ESCAPES = re.compile(r"(?:\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}){4,}")
+#: Bytes written as numbers: eight or more decimal (32–126) or three-digit octal values in a row.
+_NUMBERS = re.compile(r"\b(?:\d{2,3}[\s,;]+){7,}\d{2,3}\b")
+#: Ascii85 (between its delimiters or bare) or base85: a long token of their alphabets.
+_A85 = re.compile(r"<~[!-uz\s]{10,}~>|[!-uz]{20,}|[0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~]{20,}")
 # ROT13 text reads as gibberish to the patterns, and a model only follows it when told to decode it.
 _ROT13_HINT = re.compile(r"\brot[\s_-]?13\b|\bcaesar\b", re.IGNORECASE)
 # Upside-down text: turned letters, read from the end; b/q, d/p and n/u swap places when turned.
@@ -123,11 +130,33 @@ def _binary_bytes(token: str, limits: DecodeLimits) -> bytes | None:
     return int(bits, 2).to_bytes(len(bits) // 8, "big")
 
 
+def _numbers_bytes(token: str, limits: DecodeLimits) -> bytes | None:
+    if len(token) > limits.max_token_chars:
+        return None
+    values = re.split(r"[\s,;]+", token)
+    if all(len(v) == 3 and set(v) <= set("01234567") for v in values) and any(v.startswith("1") for v in values):
+        return bytes(int(v, 8) for v in values)  # octal letters run 101–172
+    return bytes(int(v) for v in values) if all(32 <= int(v) <= 126 for v in values) else None
+
+
+def _base85_bytes(token: str, limits: DecodeLimits) -> bytes | None:
+    if len(token) > limits.max_token_chars:
+        return None
+    if token.startswith("<~"):
+        return base64.a85decode(token, adobe=True, ignorechars=b" \t\n\r")
+    try:
+        return base64.b85decode(token)
+    except ValueError:
+        return base64.a85decode(token)
+
+
 def _unescaped(text: str, limits: DecodeLimits) -> Iterator[str]:
     if _PERCENT.search(text):
         yield unquote_plus(text)
     if "&" in text and ";" in text:
         yield html.unescape(text)
+    if _UNICODE_ESCAPES.search(text):
+        yield _UNICODE_ESCAPES.sub(lambda m: m.group(0).encode().decode("unicode_escape"), text)
 
 
 def _skeleton(text: str, limits: DecodeLimits) -> Iterator[str]:
@@ -198,6 +227,8 @@ def _enciphered(text: str, limits: DecodeLimits) -> Iterator[str]:
 _DECODERS: tuple[tuple[Callable[[str, DecodeLimits], Iterator[str]], bool], ...] = (
     (partial(_encoded, _B64, _base64_bytes), True), (partial(_encoded, _B32, _base32_bytes), True),
     (partial(_encoded, _HEX, _hex_bytes), True), (partial(_encoded, _BINARY, _binary_bytes), True),
+    (partial(_encoded, _NUMBERS, _numbers_bytes), True), (partial(_encoded, _A85, _base85_bytes), True),
+    (alphabets.morse, True), (alphabets.braille, True), (alphabets.nato, True),
     (_unescaped, False),
     (_skeleton, False), (_leet, False), (_despaced, False), (_rot13, False), (_upside_down, True),
     (_enciphered, True),
