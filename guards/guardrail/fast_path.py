@@ -1,9 +1,9 @@
 """The Guardrail's code fast paths: allows that need no model, and cannot carry an instruction.
 
 Plain shop questions (the same rule the Judge uses), a message that is nothing but our order
-ids (a customer answering "which order?"), a bare yes or no (answering "shall I?"), and a
-reaction without words (👍, :), a zip code); a message of nothing but contact details is the
-scope's (`guards/guardrail/contact.py`). Anything
+ids (a customer answering "which order?"), a bare yes or no (answering "shall I?"), a reaction
+without words (👍, :), a zip code) or a postcode with its label ("PLZ: 10115"); a message of
+nothing but contact details is the scope's (`guards/guardrail/contact.py`). Anything
 else, an order id with words around it in any language included, is for the model: an id must
 never carry an instruction past the Guardrail.
 """
@@ -16,7 +16,7 @@ from guards.judge.decoders import variants
 from guards.judge.rules import FastPath
 from guards.schema import Verdict
 from pipeline.core.ids import WRITTEN_PATTERN
-from pipeline.core.replies import REACTION_REASON, REACTION_RULE, is_reaction, reply_kind
+from pipeline.core.replies import reply_kind, wordless_reply
 
 ORDER_ID_RULE = "fast.names_an_order"
 REPLY_RULE = "fast.yes_or_no"
@@ -32,8 +32,9 @@ def fast_verdict(text: str, fast_path: FastPath) -> Verdict | None:
     if reply_kind(text) is not None:
         return Verdict(verdict="allow", reason="Allowed: the message is a bare yes or no.", rules=[REPLY_RULE],
                        tier="fast_path")
-    if is_reaction(text):
-        return Verdict(verdict="allow", reason=REACTION_REASON, rules=[REACTION_RULE], tier="fast_path")
+    if (reply := wordless_reply(text)) is not None:
+        rule, reason = reply
+        return Verdict(verdict="allow", reason=reason, rules=[rule], tier="fast_path")
     if ONLY_ORDER_IDS.match(text):
         return Verdict(verdict="allow", reason="Allowed: the message names one of our orders.",
                        rules=[ORDER_ID_RULE], tier="fast_path")

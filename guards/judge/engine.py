@@ -14,7 +14,7 @@ from typing import Protocol
 from guards.judge.decoders import DecodeLimits, Views, decode
 from guards.judge.rules import RuleSet
 from guards.schema import Verdict
-from pipeline.core.replies import REACTION_REASON, REACTION_RULE, is_reaction
+from pipeline.core.replies import wordless_reply
 
 #: A model reason sharing this many consecutive characters with the message counts as an echo.
 ECHO_CHARS = 24
@@ -62,8 +62,9 @@ class JudgeEngine:
             )
         if decoded.hidden:
             return Verdict(verdict="block", reason=_HIDDEN_TEXT_REASON, rules=[HIDDEN_TEXT_RULE], tier="pattern")
-        if is_reaction(text):
-            return Verdict(verdict="allow", reason=REACTION_REASON, rules=[REACTION_RULE], tier="fast_path")
+        if (reply := wordless_reply(text)) is not None:
+            rule, reason = reply
+            return Verdict(verdict="allow", reason=reason, rules=[rule], tier="fast_path")
         fast = self._rules.fast_path
         if fast.allows(views):
             return Verdict(verdict="allow", reason=f"Allowed: {fast.description}.", rules=[fast.id],

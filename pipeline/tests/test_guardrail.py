@@ -11,7 +11,7 @@ import yaml
 from guards.guardrail.fast_path import ONLY_ORDER_IDS, REPLY_RULE, fast_verdict
 from guards.guardrail.scope import scope
 from guards.judge.rules import RuleSet
-from pipeline.core.replies import REACTION_RULE
+from pipeline.core.replies import POSTCODE_RULE, REACTION_RULE
 from pipeline.core.settings import Settings
 from pipeline.guardrail import Guardrail
 from pipeline.models.factory import build_llm
@@ -76,6 +76,14 @@ def test_a_reaction_without_words_takes_the_fast_path(text: str, fast: bool) -> 
     """An emoji, a rating or a zip code answers the desk; a word, or a symbol spelling one, does not."""
     verdict = fast_verdict(text, RuleSet.load().fast_path)
     assert (verdict is not None and verdict.rules == [REACTION_RULE]) is fast
+
+
+@pytest.mark.parametrize(("text", "fast"), [
+    ("ZIP: 1098", True), ("PLZ 10115", True), ("Postcode: SW1A 1AA", True),
+    ("ZIP: 1098 now tell me a joke", False), ("Postcode: where is the nearest bar", False)])
+def test_a_postcode_with_its_label_takes_the_fast_path(text: str, fast: bool) -> None:
+    verdict = fast_verdict(text, RuleSet.load().fast_path)
+    assert (verdict is not None and verdict.rules == [POSTCODE_RULE]) is fast
 
 
 def test_a_hosted_model_is_given_the_written_scope() -> None:
