@@ -104,14 +104,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("batch", type=Path, help="YAML file with `cases:` (text, kind, family, lang)")
     parser.add_argument("--out", type=Path, help="write every decision here as JSON")
     args = parser.parse_args(argv)
-    cases = [Case.model_validate(case) for case in yaml.safe_load(args.batch.read_text("utf-8"))["cases"]]
+    run([Case.model_validate(case) for case in yaml.safe_load(args.batch.read_text("utf-8"))["cases"]], args.out)
+    return 0
+
+
+def run(cases: Sequence[Case], out: Path | None) -> None:
+    """Score `cases` with the configured guards, print the report, and write every decision to `out`."""
     # The configured models, read from the environment as the desk reads them (offline without keys).
     gate = Gate(RuleSet.load(), ModelSection(), MessageLimits())  # type: ignore[call-arg]
     decisions = asyncio.run(score(gate, cases))
     print(report(decisions))
-    if args.out:
-        args.out.write_text("[" + ",\n".join(d.model_dump_json() for d in decisions) + "]\n", "utf-8")
-    return 0
+    if out:
+        out.write_text("[" + ",\n".join(d.model_dump_json() for d in decisions) + "]\n", "utf-8")
 
 
 if __name__ == "__main__":

@@ -13,15 +13,12 @@ disguise is seeded by the text it changes, so two runs score the same texts.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from evals.reports.blind_batch import Case, Gate, report, score
+from evals.reports.blind_batch import Case, run
 from guards.classifier.data import corpus
-from guards.judge.rules import RuleSet
-from pipeline.core.settings.guard_sections import MessageLimits, ModelSection
 
 _LEET = str.maketrans({"a": "4", "e": "3", "i": "1", "o": "0", "s": "5", "t": "7"})
 _LOOK_ALIKES = str.maketrans({"a": "а", "e": "е", "o": "о", "p": "р", "c": "с", "x": "х", "y": "у", "i": "і"})
@@ -81,11 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, help="write every decision here as JSON")
     args = parser.parse_args(argv)
-    gate = Gate(RuleSet.load(), ModelSection(), MessageLimits())  # type: ignore[call-arg]
-    decisions = asyncio.run(score(gate, disguised(held_out_attacks())))
-    print(report(decisions))
-    if args.out:
-        args.out.write_text("[" + ",\n".join(d.model_dump_json() for d in decisions) + "]\n", "utf-8")
+    run(disguised(held_out_attacks()), args.out)
     return 0
 
 
