@@ -1,7 +1,8 @@
 """The Security Judge's decision: pattern tier, then the fast paths (a reaction without words, a
-plain shop question), then the model tier, which reads the message as typed and then each view
-of it that reads as English the message disguises (`Views.plain`): spaced-out letters, leetspeak,
-look-alike letters or accents on every vowel hide the words from a model that sees only the typing.
+postcode with its label, a plain shop question), then the model tier, which reads the message as
+typed and then each view of it that reads as English the message disguises (`Views.plain`):
+spaced-out letters, leetspeak, look-alike letters or accents on every vowel hide the words from a
+model that sees only the typing.
 
 Reasons are built from rule metadata only, and a model's reason that quotes the message is
 replaced, so a verdict never echoes the customer's text back.
