@@ -1,8 +1,11 @@
 """The Security Judge's decision: pattern tier, then the fast paths (a reaction without words, a
-postcode with its label, a plain shop question), then the model tier, which reads the message as
-typed and then each view of it that reads as English the message disguises (`Views.plain`):
-spaced-out letters, leetspeak, look-alike letters or accents on every vowel hide the words from a
-model that sees only the typing.
+postcode with its label, a plain shop question), then the model tier.
+
+The patterns read the decoded views, and those views again with the rules' own words put right
+where two letters were swapped (`guards/judge/respell.py`). The model reads the message as typed
+and then each view that reads as English the message disguises (`Views.plain`): spaced-out
+letters, leetspeak, look-alike letters or accents on every vowel hide the words from a model that
+sees only the typing.
 
 Reasons are built from rule metadata only, and a model's reason that quotes the message is
 replaced, so a verdict never echoes the customer's text back.
@@ -13,6 +16,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from guards.judge.decoders import DecodeLimits, Views, decode
+from guards.judge.respell import Respeller
 from guards.judge.rules import RuleSet
 from guards.schema import Verdict
 from pipeline.core.replies import wordless_reply
@@ -45,6 +49,7 @@ class JudgeEngine:
         self._rules = rules
         self._model = model_tier
         self._limits = limits or DecodeLimits()
+        self._respeller = Respeller.from_patterns(pattern for rule in rules.rules for pattern in rule.patterns)
 
     def decide_rules(self, text: str) -> Verdict | None:
         """Pattern tier then fast path; None means only the model can decide."""
@@ -52,7 +57,7 @@ class JudgeEngine:
 
     def _rules_verdict(self, text: str, decoded: Views) -> Verdict | None:
         views = decoded.all
-        hits = self._rules.matches(views)
+        hits = self._rules.matches([*views, *self._respeller.respelt(views)])
         if hits:
             labels = list(dict.fromkeys(self._rules.categories[rule.category] for rule in hits))
             return Verdict(
