@@ -47,6 +47,7 @@ _BINARY = re.compile(r"\b(?:[01]{8}\s?){4,}")
 _HEX = re.compile(r"(?:\\x[0-9a-fA-F]{2}){4,}|\b(?:[0-9a-fA-F]{2}[ :]?){8,}\b")
 _PERCENT = re.compile(r"%[0-9a-fA-F]{2}")
 _UNICODE_ESCAPES = re.compile(r"(?:\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}){4,}")
+_UNICODE_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})")
 #: Bytes written as numbers: eight or more decimal (32–126) or three-digit octal values in a row.
 _NUMBERS = re.compile(r"\b(?:\d{2,3}[\s,;]+){7,}\d{2,3}\b")
 #: Ascii85 (between its delimiters or bare) or base85: a long token of their alphabets.
@@ -156,7 +157,14 @@ def _unescaped(text: str, limits: DecodeLimits) -> Iterator[str]:
     if "&" in text and ";" in text:
         yield html.unescape(text)
     if _UNICODE_ESCAPES.search(text):
-        yield _UNICODE_ESCAPES.sub(lambda m: m.group(0).encode().decode("unicode_escape"), text)
+        yield _UNICODE_ESCAPES.sub(lambda run: _UNICODE_ESCAPE.sub(_character, run.group(0)), text)
+
+
+def _character(escape: re.Match[str]) -> str:
+    """The character a `\\u`/`\\U` escape names; an escape of no character (past U+10FFFF, or half
+    of a surrogate pair) stays as typed, since a view must be text every later step can encode."""
+    code = int(escape.group(1) or escape.group(2), 16)
+    return escape.group(0) if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF else chr(code)
 
 
 def _skeleton(text: str, limits: DecodeLimits) -> Iterator[str]:

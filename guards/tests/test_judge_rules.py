@@ -198,6 +198,17 @@ PLAIN = [  # customers: tokens, codes and hashes are not sentences, and real wor
 ]
 
 
+@pytest.mark.parametrize(("typed", "views"), [
+    ("\\UFFFFFFFF" * 4, ["\\uffffffff" * 4]),  # past U+10FFFF
+    ("\\ud800" * 4 + " please", ["\\ud800" * 4 + " please"]),  # halves of surrogate pairs
+    ("\\U00110000\\uDFFF\\u0041\\u0042", ["\\u00110000\\udfff\\u0041\\u0042", "\\u00110000\\udfffab"]),
+])
+def test_an_escape_of_no_character_stays_as_typed(typed: str, views: list[str]) -> None:
+    """Decoding must not raise on it, and no view may hold what later steps cannot encode."""
+    assert decode(typed).all == views
+    assert ENGINE.decide_rules(typed) is None
+
+
 @pytest.mark.parametrize("text", HIDDEN)
 def test_a_sentence_hidden_in_an_encoding_is_blocked_whatever_it_says(text: str) -> None:
     verdict = ENGINE.decide_rules(text)
