@@ -82,13 +82,14 @@ class JudgeEngine:
         decided = self._rules_verdict(text, decoded)
         if decided is not None:
             return decided
-        verdict = await self._ask_model(text, text)
+        typed = await self._ask_model(text, text)
+        if typed.verdict == "block":
+            return typed
         for view in decoded.plain:
-            if verdict.verdict == "block":
-                break
             seen = await self._ask_model(view, text)
-            verdict = seen if seen.verdict == "block" else verdict
-        return verdict
+            if seen.verdict == "block":
+                return seen
+        return typed
 
     async def _ask_model(self, reading: str, message: str) -> Verdict:
         """The model's verdict on `reading` (the message or a view of it), its reason kept only when
