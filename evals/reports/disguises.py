@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from evals.reports.blind_batch import Case, run
-from guards.classifier.data import corpus
+from guards.classifier.data import desk_cases
 
 _LEET = str.maketrans({"a": "4", "e": "3", "i": "1", "o": "0", "s": "5", "t": "7"})
 _LOOK_ALIKES = str.maketrans({"a": "а", "e": "е", "o": "о", "p": "р", "c": "с", "x": "х", "y": "у", "i": "і"})
@@ -65,8 +65,8 @@ DISGUISES: dict[str, Callable[[str], str]] = {
 def held_out_attacks() -> list[tuple[str, str]]:
     """The desk's `test` attacks (text, language): its case files' and the probes', which no model was
     trained on."""
-    return [(e.text, e.tags.get("lang", "en")) for e in corpus("judge").held_out
-            if e.label == 1 and e.source.startswith("desk:")]
+    return [(e.text, e.tags.get("lang", "en")) for e, split, guard in desk_cases()
+            if split == "test" and guard == "judge" and e.label == 1]
 
 
 def disguised(attacks: Sequence[tuple[str, str]]) -> list[Case]:
