@@ -19,15 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from guards.classifier import datasets
-from guards.judge import JudgeEngine, ModelTier, RuleSet
-from guards.schema import Verdict
-
-
-class RulesOnly:
-    """Model tier of a rules-only run: it is never asked, `decide_rules` is used instead."""
-
-    async def judge(self, text: str) -> Verdict:
-        raise RuntimeError("rules-only run")
+from guards.judge import JudgeEngine, ModelTier, RuleSet, RulesOnly
 
 
 def jailbreakbench_goals(root: Path) -> list[str]:

@@ -17,10 +17,9 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from evals.reports.judge_datasets import RulesOnly
 from guards.classifier import datasets
 from guards.classifier.data import CASE_FILES, REPO, corpus, file_cases
-from guards.judge.engine import JudgeEngine
+from guards.judge.engine import JudgeEngine, RulesOnly
 from guards.judge.rules import RuleSet
 
 RULES = Path("guards/judge/rules.yaml")

@@ -14,9 +14,8 @@ from guards.classifier.data import Corpus, Example, Guard
 from guards.classifier.embedders import Design
 from guards.classifier.evaluate import Rate, rate
 from guards.classifier.features import Floats
-from guards.judge.engine import JudgeEngine
+from guards.judge.engine import JudgeEngine, RulesOnly
 from guards.judge.rules import RuleSet
-from guards.schema import Verdict
 
 Scored = list[tuple[Example, float, str]]  # example, P(block), how it was held out
 Select = Callable[[Example], bool]
@@ -44,13 +43,8 @@ def figure(name: str, flags: Iterable[bool], op: str, value: float, on: str) -> 
     return Figure(name, r, f"{op} {value:.0%}", bool(r.n) and met, on)
 
 
-class _NoModel:
-    async def judge(self, text: str) -> Verdict:  # pragma: no cover - decide_rules never calls it
-        raise AssertionError("only the rules are asked")
-
-
 def _judge_pre(texts: Sequence[str]) -> dict[str, bool | None]:
-    engine = JudgeEngine(RuleSet.load(), _NoModel())
+    engine = JudgeEngine(RuleSet.load(), RulesOnly())
     out: dict[str, bool | None] = {}
     for text in texts:
         verdict = engine.decide_rules(text)

@@ -44,6 +44,14 @@ def _echoes(reason: str, text: str) -> bool:
     return any(folded[i : i + ECHO_CHARS] in reason for i in range(len(folded) - ECHO_CHARS + 1))
 
 
+class RulesOnly:
+    """The model tier of a rules-only engine (reports, training's rule decisions, rule tests):
+    `decide_rules` never asks it, so being asked is a bug and raises."""
+
+    async def judge(self, text: str) -> Verdict:
+        raise RuntimeError("a rules-only Judge engine was asked for a model verdict")
+
+
 class JudgeEngine:
     def __init__(self, rules: RuleSet, model_tier: ModelTier, limits: DecodeLimits | None = None) -> None:
         self._rules = rules

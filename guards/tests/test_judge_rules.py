@@ -8,12 +8,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from guards.judge import JudgeEngine, RuleSet
+from guards.judge import JudgeEngine, RuleSet, RulesOnly
 from guards.judge.decoders import DecodeLimits, decode, variants
 from guards.judge.engine import HIDDEN_TEXT_RULE
 from guards.judge.rules import Rule
 from guards.sanitizer import sanitize
-from guards.schema import Verdict
 from pipeline.core.errors import ConfigError
 from pipeline.core.replies import POSTCODE_RULE, REACTION_RULE
 
@@ -21,12 +20,7 @@ RULES = RuleSet.load()
 CASES = Path(__file__).resolve().parents[2] / "evals" / "cases" / "judge"
 
 
-class _NoModel:
-    async def judge(self, text: str) -> Verdict:
-        raise AssertionError("decide_rules must not reach the model")
-
-
-ENGINE = JudgeEngine(RULES, _NoModel())
+ENGINE = JudgeEngine(RULES, RulesOnly())
 
 
 def _corpus() -> list[str]:
