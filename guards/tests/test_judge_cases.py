@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import pytest
 import yaml
 
 from guards.judge import JudgeEngine, RuleSet
 from guards.schema import Verdict
+from guards.tests.doubles import ScriptedModel
 
 CASES = Path(__file__).resolve().parents[2] / "evals" / "cases" / "judge"
 RULES = RuleSet.load()
@@ -29,18 +30,6 @@ ATTACKS = _load("attacks.yaml")
 LEGIT = _load("legit.yaml")
 PATTERN_ATTACKS = [case for case in ATTACKS if not case.get("needs_model")]
 MODEL_ATTACKS = [case for case in ATTACKS if case.get("needs_model")]
-
-
-class ScriptedModel:
-    """Test double for the model tier: a fixed answer, or `block` for the listed texts."""
-
-    def __init__(self, default: Literal["allow", "block"], block: frozenset[str] = frozenset()) -> None:
-        self.default, self.block, self.seen = default, block, list[str]()
-
-    async def judge(self, text: str) -> Verdict:
-        self.seen.append(text)
-        verdict = "block" if text in self.block else self.default
-        return Verdict(verdict=verdict, reason=f"scripted {verdict}", rules=["scripted"], tier="model")
 
 
 def _ids(cases: list[dict[str, Any]]) -> list[str]:

@@ -12,7 +12,7 @@ import pytest
 
 from guards.judge import JudgeEngine, RuleSet
 from guards.judge.decoders import decode
-from guards.schema import Verdict
+from guards.tests.doubles import ScriptedModel
 
 RULES = RuleSet.load()
 
@@ -35,18 +35,6 @@ CUSTOMERS = [  # their own language and their own typing: nothing to read twice
     "I reset my p@ssword but the app still says 'invalid login' when I check my orders.",
     "Where is my order ORD-10042? It was due on Monday.",
 ]
-
-
-class ScriptedModel:
-    """The model tier as a test double: blocks the listed texts, allows the rest, records each call."""
-
-    def __init__(self, block: frozenset[str] = frozenset(), reason: str = "scripted") -> None:
-        self.block, self.reason, self.seen = block, reason, list[str]()
-
-    async def judge(self, text: str) -> Verdict:
-        self.seen.append(text)
-        return Verdict(verdict="block" if text in self.block else "allow", reason=self.reason, rules=["scripted"],
-                       tier="model")
 
 
 @pytest.mark.parametrize(("typed", "view"), DISGUISED)
