@@ -15,15 +15,9 @@ from pathlib import Path
 
 import yaml
 
-from guards.judge import JudgeEngine, RuleSet
-from guards.schema import Verdict
+from guards.judge import JudgeEngine, RuleSet, RulesOnly
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "judge"
-
-
-class _Unused:
-    async def judge(self, text: str) -> Verdict:
-        raise RuntimeError("the benchmark times decide_rules only")
 
 
 def _texts(name: str) -> list[str]:
@@ -51,7 +45,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=20)
     args = parser.parse_args(argv)
-    engine = JudgeEngine(RuleSet.load(), _Unused())
+    engine = JudgeEngine(RuleSet.load(), RulesOnly())
     sets = {"attacks": _texts("attacks.yaml"), "legit": _texts("legit.yaml")}
     sets["all"] = sets["attacks"] + sets["legit"]
     print("Judge decide_rules (pattern tier + fast path), in process")

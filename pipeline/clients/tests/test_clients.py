@@ -12,9 +12,8 @@ from pydantic import SecretStr
 
 from evals.guard_cases import judge_cases, masker_cases
 from evals.loopback import free_port
-from guards.judge import JudgeEngine, RuleSet
+from guards.judge import JudgeEngine, RuleSet, RulesOnly
 from guards.masker import Masker
-from guards.schema import Verdict
 from pipeline.clients import JudgeClient, MaskerClient
 from pipeline.core import errors
 from pipeline.core.settings import Settings
@@ -24,14 +23,8 @@ DETECT = masker_cases("detect.yaml")
 DESK_MESSAGES = [case["text"] for case in judge_cases("attacks.yaml") + judge_cases("legit.yaml")]
 
 
-class NoModel:
-    """Rule decisions only: the comparison below covers messages the rules decide."""
-
-    async def judge(self, text: str) -> Verdict:
-        raise AssertionError("a rule-decided message reached the model tier")
-
-
-RULE_ENGINE = JudgeEngine(RuleSet.load(), NoModel())
+#: Rule decisions only: the comparison below covers messages the rules decide.
+RULE_ENGINE = JudgeEngine(RuleSet.load(), RulesOnly())
 RULE_DECIDED = [text for text in DESK_MESSAGES if RULE_ENGINE.decide_rules(text) is not None]
 MODEL_DECIDED = [text for text in DESK_MESSAGES if RULE_ENGINE.decide_rules(text) is None]
 
