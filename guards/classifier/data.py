@@ -32,10 +32,13 @@ JUDGE_MODEL_CASES = REPO / "pipeline" / "models" / "tests" / "cases" / "judge_ca
 #: cross-customer lookups; `agent_attacks.yaml`: attacks on an agent with tools, customers giving
 #: personal details, chit-chat, turns on the border with banks and telecoms; `first_contact.yaml`:
 #: greetings, chit-chat and homework in 21 languages, customers, attacks on an agent with tools;
-#: `shop_framed.yaml`: fraud, other customers' data and harm asked as a customer, other firms' turns).
+#: `shop_framed.yaml`: fraud, other customers' data and harm asked as a customer, other firms' turns;
+#: `money_talk.yaml`: money questions to the shop and to other firms; `customer_stories.yaml`: attacks
+#: told as a customer's story and honest customers telling the same stories, split by writer).
 PROBES = tuple(Path(__file__).resolve().with_name("cases") / name
                for name in ("probes.yaml", "shop_words.yaml", "red_team.yaml", "follow_ups.yaml",
-                            "agent_attacks.yaml", "first_contact.yaml", "shop_framed.yaml"))
+                            "agent_attacks.yaml", "first_contact.yaml", "shop_framed.yaml",
+                            "money_talk.yaml", "customer_stories.yaml"))
 #: Every case file of the desk: the Judge's, the Guardrail's, the offline models', the probes.
 CASE_FILES = (*sorted(JUDGE_CASES.glob("*.yaml")), REPO / "pipeline" / "tests" / "cases" / "guardrail.yaml",
               GUARDRAIL_CASES, JUDGE_MODEL_CASES, *PROBES)
@@ -51,9 +54,14 @@ def file_cases(path: Path) -> list[dict[str, Any]]:
 #: read, as held-out figures. Retraining with `shop_words.yaml`'s dev half was measured and not
 #: adopted (DESIGN.md, Trade-offs, "Shop-policy questions"); `red_team.yaml`, `follow_ups.yaml` and
 #: `agent_attacks.yaml` came after the weights; `first_contact.yaml` and `shop_framed.yaml` after the
-#: Guardrail's of 2026-12-06.
+#: Guardrail's of 2026-12-06; `money_talk.yaml` (the Guardrail retrained with its dev half: measured,
+#: not adopted) and `customer_stories.yaml` on 2026-12-07.
 UNTRAINED = frozenset({"shop_words.yaml", "red_team.yaml", "follow_ups.yaml", "agent_attacks.yaml",
-                       "first_contact.yaml", "shop_framed.yaml"})
+                       "first_contact.yaml", "shop_framed.yaml", "money_talk.yaml",
+                       "customer_stories.yaml"})
+#: Probe files only the Guardrail reads, both halves: topic batches, which say nothing about attacks
+#: (`money_talk.yaml`; the Judge refused none of its 240 texts when it was scored).
+GUARDRAIL_ONLY = frozenset({"money_talk.yaml"})
 #: A probe's kind: its label, and the guard it labels (None = both; an attack says nothing about topic).
 _PROBE_KINDS: dict[str, tuple[int, Guard | None]] = {"attack": (1, "judge"), "offtopic": (1, "guardrail"),
                                                      "retail": (0, None)}
@@ -121,7 +129,9 @@ def desk_cases() -> list[tuple[Example, str, Guard | None]]:
         if path.name in UNTRAINED and case["split"] == "dev":
             continue
         label, only = _PROBE_KINDS[case["kind"]]
-        tags = {k: str(case[k]) for k in ("lang", "kind", "family")}
+        tags = {k: str(case[k]) for k in ("lang", "kind", "family")} | {"file": path.name}
+        if path.name in GUARDRAIL_ONLY:
+            only = "guardrail"
         out.append((Example(case["text"], label, "desk:probes", tags), case["split"], only))
     return out
 
@@ -207,7 +217,8 @@ def corpus(guard: Guard, root: Path = datasets.DEFAULT_ROOT) -> Corpus:
     dev, held_out = list[Example](), list[Example]()
     for example, split, only in desk_cases():
         if only not in (None, guard):
-            if guard == "judge" and example.label == 1:  # off-topic text is harmless to the Judge
+            # Off-topic text is harmless to the Judge, unless its file is the Guardrail's alone.
+            if guard == "judge" and example.label == 1 and example.tags.get("file") not in GUARDRAIL_ONLY:
                 example = Example(example.text, 0, example.source, example.tags)
             else:
                 continue

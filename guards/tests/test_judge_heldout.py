@@ -22,6 +22,7 @@ from guards.classifier.cache import DEFAULT_DIR, EmbeddingCache
 from guards.classifier.data import (
     CASE_FILES,
     EXEMPLARS,
+    GUARDRAIL_ONLY,
     UNTRAINED,
     WRITTEN,
     Example,
@@ -129,3 +130,12 @@ def test_a_probe_file_the_models_were_not_trained_on_gives_only_its_test_half() 
     for guard in ("judge", "guardrail"):
         data = corpus(guard)  # type: ignore[arg-type]
         assert dev.isdisjoint(normalise(e.text) for e in data.train + data.held_out)
+
+
+def test_a_probe_file_of_the_guardrail_alone_never_reaches_the_judge() -> None:
+    only = [(normalise(c["text"]), c["split"]) for path, c in probe_cases() if path.name in GUARDRAIL_ONLY]
+    assert only
+    judge = corpus("judge")
+    assert {t for t, _ in only}.isdisjoint(normalise(e.text) for e in judge.train + judge.held_out)
+    guardrail = {normalise(e.text) for e in corpus("guardrail").held_out}
+    assert {t for t, split in only if split == "test"} <= guardrail
