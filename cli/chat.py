@@ -179,7 +179,10 @@ def _awaits_yes(view: TurnView) -> bool:
 async def _read_line(out: Console, prompt: str) -> str:
     """`out.input(prompt)` on a daemon thread: input() blocks, and the event loop's background work
     must go on. Not `asyncio.to_thread`: asyncio.run joins its worker threads on the way out, so
-    Ctrl-C at the prompt would hang until Enter; a daemon thread ends with the process."""
+    Ctrl-C at the prompt would hang until Enter; a daemon thread ends with the process.
+    The thread blocks SIGINT: the kernel may hand a Ctrl-C to any thread that accepts it, and one
+    taken by this thread would leave the main thread asleep in its selector (after a turn no
+    wake-up fd is set), so Ctrl-C at the prompt would sometimes do nothing."""
     loop = asyncio.get_running_loop()
     line: asyncio.Future[str] = loop.create_future()
 
@@ -188,6 +191,7 @@ async def _read_line(out: Console, prompt: str) -> str:
             outcome()
 
     def read() -> None:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             text = out.input(prompt)
         except BaseException as exc:  # EOFError (Ctrl-D) included: the prompt's caller decides
