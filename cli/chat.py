@@ -180,9 +180,10 @@ async def _read_line(out: Console, prompt: str) -> str:
     """`out.input(prompt)` on a daemon thread: input() blocks, and the event loop's background work
     must go on. Not `asyncio.to_thread`: asyncio.run joins its worker threads on the way out, so
     Ctrl-C at the prompt would hang until Enter; a daemon thread ends with the process.
-    The thread blocks SIGINT: the kernel may hand a Ctrl-C to any thread that accepts it, and one
-    taken by this thread would leave the main thread asleep in its selector (after a turn no
-    wake-up fd is set), so Ctrl-C at the prompt would sometimes do nothing."""
+    Ctrl-C while it waits raises KeyboardInterrupt here, through the loop's own signal handler: the
+    kernel may hand the SIGINT to any of the process's threads (the pool's, the reader's), and only
+    the loop's wake-up fd then wakes the main thread from its selector; asyncio.run's handler has
+    none, so the chat sometimes went on waiting."""
     loop = asyncio.get_running_loop()
     line: asyncio.Future[str] = loop.create_future()
 
@@ -191,7 +192,6 @@ async def _read_line(out: Console, prompt: str) -> str:
             outcome()
 
     def read() -> None:
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             text = out.input(prompt)
         except BaseException as exc:  # EOFError (Ctrl-D) included: the prompt's caller decides
@@ -201,8 +201,14 @@ async def _read_line(out: Console, prompt: str) -> str:
         with suppress(RuntimeError):  # the loop already closed: the chat has ended
             loop.call_soon_threadsafe(done)
 
-    threading.Thread(target=read, name="chat-input", daemon=True).start()
-    return await line
+    previous = signal.getsignal(signal.SIGINT)
+    loop.add_signal_handler(signal.SIGINT, settle, partial(line.set_exception, KeyboardInterrupt()))
+    try:
+        threading.Thread(target=read, name="chat-input", daemon=True).start()
+        return await line
+    finally:
+        loop.remove_signal_handler(signal.SIGINT)
+        signal.signal(signal.SIGINT, previous)
 
 
 async def _stoppable(turn: Coroutine[Any, Any, TurnView], out: Console) -> TurnView | None:
