@@ -23,6 +23,7 @@ import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
+from itertools import islice
 from string import ascii_lowercase
 from urllib.parse import unquote_plus
 
@@ -90,59 +91,53 @@ def _readable(raw: bytes) -> str | None:
     return text if text and printable >= 0.9 * len(text) else None
 
 
-def _encoded(tokens: re.Pattern[str], to_bytes: Callable[[str, DecodeLimits], bytes | None],
-             text: str, limits: DecodeLimits) -> Iterator[str]:
-    """The readable text behind each of the first `max_tokens` tokens `tokens` finds, when
-    `to_bytes` can decode it (None: not this encoding, or longer than the limits allow)."""
-    for token in tokens.findall(text)[: limits.max_tokens]:
+def _encoded(tokens: re.Pattern[str], to_bytes: Callable[[str], bytes | None], text: str,
+             limits: DecodeLimits) -> Iterator[str]:
+    """The readable text behind each of the first `max_tokens` tokens `tokens` finds, when the token
+    is no longer than `max_token_chars` and `to_bytes` can decode it (None: not this encoding)."""
+    for match in islice(tokens.finditer(text), limits.max_tokens):
+        if len(token := match.group(0)) > limits.max_token_chars:
+            continue
         try:
-            raw = to_bytes(token, limits)
+            raw = to_bytes(token)
         except (binascii.Error, ValueError):
             continue
         if raw is not None and (decoded := _readable(raw)) is not None:
             yield decoded
 
 
-def _base64_bytes(token: str, limits: DecodeLimits) -> bytes | None:
-    if len(token) > limits.max_token_chars or token.isalpha() or token.isdigit():
+def _base64_bytes(token: str) -> bytes | None:
+    if token.isalpha() or token.isdigit():
         return None
     padded = token + "=" * (-len(token) % 4)
     return base64.b64decode(padded.replace("-", "+").replace("_", "/"), validate=True)
 
 
-def _base32_bytes(token: str, limits: DecodeLimits) -> bytes | None:
-    if len(token) > limits.max_token_chars:
-        return None
+def _base32_bytes(token: str) -> bytes:
     unpadded = token.rstrip("=")
     return base64.b32decode(unpadded + "=" * (-len(unpadded) % 8))
 
 
-def _hex_bytes(token: str, limits: DecodeLimits) -> bytes | None:
+def _hex_bytes(token: str) -> bytes | None:
     digits = re.sub(r"\\x|[ :]", "", token)
-    if len(digits) > limits.max_token_chars or len(digits) % 2:
+    if len(digits) % 2:
         return None
     return bytes.fromhex(digits)
 
 
-def _binary_bytes(token: str, limits: DecodeLimits) -> bytes | None:
+def _binary_bytes(token: str) -> bytes:
     bits = "".join(token.split())
-    if len(bits) > limits.max_token_chars:
-        return None
     return int(bits, 2).to_bytes(len(bits) // 8, "big")
 
 
-def _numbers_bytes(token: str, limits: DecodeLimits) -> bytes | None:
-    if len(token) > limits.max_token_chars:
-        return None
+def _numbers_bytes(token: str) -> bytes | None:
     values = re.split(r"[\s,;]+", token)
     if all(len(v) == 3 and set(v) <= set("01234567") for v in values) and any(v.startswith("1") for v in values):
         return bytes(int(v, 8) for v in values)  # octal letters run 101–172
     return bytes(int(v) for v in values) if all(32 <= int(v) <= 126 for v in values) else None
 
 
-def _base85_bytes(token: str, limits: DecodeLimits) -> bytes | None:
-    if len(token) > limits.max_token_chars:
-        return None
+def _base85_bytes(token: str) -> bytes:
     if token.startswith("<~"):
         return base64.a85decode(token, adobe=True, ignorechars=b" \t\n\r")
     try:
@@ -236,7 +231,9 @@ _DECODERS: tuple[tuple[Callable[[str, DecodeLimits], Iterator[str]], bool], ...]
     (partial(_encoded, _B64, _base64_bytes), True), (partial(_encoded, _B32, _base32_bytes), True),
     (partial(_encoded, _HEX, _hex_bytes), True), (partial(_encoded, _BINARY, _binary_bytes), True),
     (partial(_encoded, _NUMBERS, _numbers_bytes), True), (partial(_encoded, _A85, _base85_bytes), True),
-    (alphabets.morse, True), (alphabets.braille, True), (alphabets.nato, True),
+    (partial(_encoded, alphabets.MORSE_RUN, alphabets.morse), True),
+    (partial(_encoded, alphabets.BRAILLE_RUN, alphabets.braille), True),
+    (partial(_encoded, alphabets.NATO_RUN, alphabets.nato), True),
     (_unescaped, False),
     (_skeleton, False), (_leet, False), (_despaced, False), (_rot13, False), (_upside_down, True),
     (_enciphered, True),
