@@ -20,8 +20,8 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Coroutine
-from contextlib import suppress
+from collections.abc import Callable, Coroutine, Iterator
+from contextlib import contextmanager, suppress
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -179,11 +179,8 @@ def _awaits_yes(view: TurnView) -> bool:
 async def _read_line(out: Console, prompt: str) -> str:
     """`out.input(prompt)` on a daemon thread: input() blocks, and the event loop's background work
     must go on. Not `asyncio.to_thread`: asyncio.run joins its worker threads on the way out, so
-    Ctrl-C at the prompt would hang until Enter; a daemon thread ends with the process.
-    Ctrl-C while it waits raises KeyboardInterrupt here, through the loop's own signal handler: the
-    kernel may hand the SIGINT to any of the process's threads (the pool's, the reader's), and only
-    the loop's wake-up fd then wakes the main thread from its selector; asyncio.run's handler has
-    none, so the chat sometimes went on waiting."""
+    Ctrl-C at the prompt would hang until Enter; a daemon thread ends with the process. Ctrl-C while
+    it waits raises KeyboardInterrupt here (`_on_ctrl_c`), which leaves the chat."""
     loop = asyncio.get_running_loop()
     line: asyncio.Future[str] = loop.create_future()
 
@@ -201,34 +198,41 @@ async def _read_line(out: Console, prompt: str) -> str:
         with suppress(RuntimeError):  # the loop already closed: the chat has ended
             loop.call_soon_threadsafe(done)
 
-    previous = signal.getsignal(signal.SIGINT)
-    loop.add_signal_handler(signal.SIGINT, settle, partial(line.set_exception, KeyboardInterrupt()))
-    try:
+    with _on_ctrl_c(settle, partial(line.set_exception, KeyboardInterrupt())):
         threading.Thread(target=read, name="chat-input", daemon=True).start()
         return await line
-    finally:
-        loop.remove_signal_handler(signal.SIGINT)
-        signal.signal(signal.SIGINT, previous)
 
 
 async def _stoppable(turn: Coroutine[Any, Any, TurnView], out: Console) -> TurnView | None:
     """Run one turn; Ctrl-C while it runs cancels it (the run log records it as cancelled) and
-    returns None instead of ending the whole chat. At the prompt Ctrl-C still leaves."""
-    loop = asyncio.get_running_loop()
+    returns None instead of ending the whole chat. At the prompt Ctrl-C still leaves (`_read_line`)."""
     task = asyncio.ensure_future(turn)
-    previous = signal.getsignal(signal.SIGINT)
-    loop.add_signal_handler(signal.SIGINT, task.cancel)
     try:
-        return await task
+        with _on_ctrl_c(task.cancel):
+            return await task
     except asyncio.CancelledError:
         current = asyncio.current_task()
         if current is not None and current.cancelling():
             raise  # the chat itself is being stopped, not just this turn
         out.print(Text(STOPPED, style="yellow"))
         return None
+
+
+@contextmanager
+def _on_ctrl_c(callback: Callable[..., object], *args: object) -> Iterator[None]:
+    """While the block runs, Ctrl-C calls `callback(*args)` on the event loop; then the handler from
+    before (asyncio.run's) is back. The loop's own handler, not a plain one: the kernel may hand the
+    SIGINT to any of the process's threads (the database pool's, the prompt's reader), and only the
+    loop's wake-up fd then wakes the main thread from its selector. asyncio.run's handler has none,
+    so Ctrl-C at the prompt sometimes did nothing."""
+    loop = asyncio.get_running_loop()
+    previous = signal.getsignal(signal.SIGINT)
+    loop.add_signal_handler(signal.SIGINT, callback, *args)
+    try:
+        yield
     finally:
         loop.remove_signal_handler(signal.SIGINT)
-        signal.signal(signal.SIGINT, previous)  # asyncio.run's own handler: Ctrl-C at the prompt leaves
+        signal.signal(signal.SIGINT, previous)
 
 
 def _trace_line(last: TurnView | None, settings: Settings) -> Text:
