@@ -13,10 +13,10 @@ from __future__ import annotations
 import re
 
 from guards.judge.decoders import variants
-from guards.judge.rules import FastPath
+from guards.judge.rules import FastPath, wordless_verdict
 from guards.schema import Verdict
 from pipeline.core.ids import WRITTEN_PATTERN
-from pipeline.core.replies import reply_kind, wordless_reply
+from pipeline.core.replies import reply_kind
 
 ORDER_ID_RULE = "fast.names_an_order"
 REPLY_RULE = "fast.yes_or_no"
@@ -26,15 +26,13 @@ ONLY_ORDER_IDS = re.compile(rf"^[\s\W_]*(?:{WRITTEN_PATTERN}[\s\W_]*)+$", re.IGN
 
 def fast_verdict(text: str, fast_path: FastPath) -> Verdict | None:
     """The fast paths' allow, or None when the model must decide."""
-    if fast_path.allows(variants(text)):
-        return Verdict(verdict="allow", reason=f"Allowed: {fast_path.description}.", rules=[fast_path.id],
-                       tier="fast_path")
+    if (shop := fast_path.verdict(variants(text))) is not None:
+        return shop
     if reply_kind(text) is not None:
         return Verdict(verdict="allow", reason="Allowed: the message is a bare yes or no.", rules=[REPLY_RULE],
                        tier="fast_path")
-    if (reply := wordless_reply(text)) is not None:
-        rule, reason = reply
-        return Verdict(verdict="allow", reason=reason, rules=[rule], tier="fast_path")
+    if (wordless := wordless_verdict(text)) is not None:
+        return wordless
     if ONLY_ORDER_IDS.match(text):
         return Verdict(verdict="allow", reason="Allowed: the message names one of our orders.",
                        rules=[ORDER_ID_RULE], tier="fast_path")

@@ -17,9 +17,8 @@ from typing import Protocol
 
 from guards.judge.decoders import DecodeLimits, Views, decode
 from guards.judge.respell import Respeller
-from guards.judge.rules import RuleSet
+from guards.judge.rules import RuleSet, wordless_verdict
 from guards.schema import Verdict
-from pipeline.core.replies import wordless_reply
 
 #: A model reason sharing this many consecutive characters with the message counts as an echo.
 ECHO_CHARS = 24
@@ -76,14 +75,7 @@ class JudgeEngine:
             )
         if decoded.hidden:
             return Verdict(verdict="block", reason=_HIDDEN_TEXT_REASON, rules=[HIDDEN_TEXT_RULE], tier="pattern")
-        if (reply := wordless_reply(text)) is not None:
-            rule, reason = reply
-            return Verdict(verdict="allow", reason=reason, rules=[rule], tier="fast_path")
-        fast = self._rules.fast_path
-        if fast.allows(views):
-            return Verdict(verdict="allow", reason=f"Allowed: {fast.description}.", rules=[fast.id],
-                           tier="fast_path")
-        return None
+        return wordless_verdict(text) or self._rules.fast_path.verdict(views)
 
     async def decide(self, text: str) -> Verdict:
         decoded = decode(text, self._limits)

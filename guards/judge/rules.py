@@ -20,8 +20,10 @@ import re2
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from guards.schema import Verdict
 from pipeline.core.errors import ConfigError
 from pipeline.core.ids import WRITTEN_PATTERN
+from pipeline.core.replies import wordless_reply
 
 #: Marks a pattern that needs Python's `re` (a look-around); the comment must say why.
 STDLIB_MARK = "(?#stdlib"
@@ -159,6 +161,21 @@ class FastPath(_Frozen):
             and self.known_words_only(text)
             and self._require.search(text)
         )
+
+    def verdict(self, variants: list[str]) -> Verdict | None:
+        """The allow both guards give a message this fast path takes, else None."""
+        if not self.allows(variants):
+            return None
+        return Verdict(verdict="allow", reason=f"Allowed: {self.description}.", rules=[self.id], tier="fast_path")
+
+
+def wordless_verdict(text: str) -> Verdict | None:
+    """The allow both guards give a message that carries no instruction by its shape alone (a
+    reaction, a labelled postcode: `pipeline/core/replies.py`), else None."""
+    if (reply := wordless_reply(text)) is None:
+        return None
+    rule, reason = reply
+    return Verdict(verdict="allow", reason=reason, rules=[rule], tier="fast_path")
 
 
 class RuleSet(_Frozen):
