@@ -34,11 +34,12 @@ JUDGE_MODEL_CASES = REPO / "pipeline" / "models" / "tests" / "cases" / "judge_ca
 #: greetings, chit-chat and homework in 21 languages, customers, attacks on an agent with tools;
 #: `shop_framed.yaml`: fraud, other customers' data and harm asked as a customer, other firms' turns;
 #: `money_talk.yaml`: money questions to the shop and to other firms; `customer_stories.yaml`: attacks
-#: told as a customer's story and honest customers telling the same stories, split by writer).
+#: told as a customer's story and honest customers telling the same stories, split by writer;
+#: `everyday.yaml`: an ordinary day's customers and turns that do not belong, by two writers).
 PROBES = tuple(Path(__file__).resolve().with_name("cases") / name
                for name in ("probes.yaml", "shop_words.yaml", "red_team.yaml", "follow_ups.yaml",
                             "agent_attacks.yaml", "first_contact.yaml", "shop_framed.yaml",
-                            "money_talk.yaml", "customer_stories.yaml"))
+                            "money_talk.yaml", "customer_stories.yaml", "everyday.yaml"))
 #: Every case file of the desk: the Judge's, the Guardrail's, the offline models', the probes.
 CASE_FILES = (*sorted(JUDGE_CASES.glob("*.yaml")), REPO / "pipeline" / "tests" / "cases" / "guardrail.yaml",
               GUARDRAIL_CASES, JUDGE_MODEL_CASES, *PROBES)
@@ -55,10 +56,10 @@ def file_cases(path: Path) -> list[dict[str, Any]]:
 #: adopted (DESIGN.md, Trade-offs, "Shop-policy questions"); `red_team.yaml`, `follow_ups.yaml` and
 #: `agent_attacks.yaml` came after the weights; `first_contact.yaml` and `shop_framed.yaml` after the
 #: Guardrail's of 2026-12-06; `money_talk.yaml` (the Guardrail retrained with its dev half: measured,
-#: not adopted) and `customer_stories.yaml` on 2026-12-07.
+#: not adopted), `customer_stories.yaml` and `everyday.yaml` on 2026-12-07.
 UNTRAINED = frozenset({"shop_words.yaml", "red_team.yaml", "follow_ups.yaml", "agent_attacks.yaml",
                        "first_contact.yaml", "shop_framed.yaml", "money_talk.yaml",
-                       "customer_stories.yaml"})
+                       "customer_stories.yaml", "everyday.yaml"})
 #: Probe files only the Guardrail reads, both halves: topic batches, which say nothing about attacks
 #: (`money_talk.yaml`; the Judge refused none of its 240 texts when it was scored).
 GUARDRAIL_ONLY = frozenset({"money_talk.yaml"})
