@@ -23,8 +23,11 @@ BLOCKED_ANSWERS: dict[StepName, str] = {
     # The sanitizer's own reason is the answer; this stands in only if it ever gives none.
     "sanitizer": "Sorry, we could not read that message. Please retype it.",
     "judge": "Sorry, I can't help with that message. It was stopped by our security check.",
-    "guardrail": "I can only help with your orders here: status and tracking, delivery instructions, "
-                 "returns, exchanges, cancellations and address changes.",
+    # The written scope's topics (guards/guardrail/scope.yaml), and a way back for a customer the
+    # Guardrail refused wrongly: a message naming its order reads as the shop's.
+    "guardrail": "I can only help with your orders here: status and tracking, delivery and addresses, "
+                 "returns, exchanges and cancellations, refunds and how you paid. If your question is "
+                 "about an order, please ask it again with the order number.",
 }
 GENERIC_MESSAGE = SupportdeskError.user_message
 CANCELLED_MESSAGE = "The turn was cancelled before it finished."

@@ -25,6 +25,7 @@ from guards.judge.model_tier import LlmJudgeTier
 from guards.llm_verdict import parse_llm_verdict
 from guards.schema import Verdict
 from pipeline.core.settings import Settings
+from pipeline.endings import BLOCKED_ANSWERS
 from pipeline.guardrail import Guardrail
 from pipeline.models.factory import Role, build_llm
 from pipeline.models.prompts import GUARDRAIL_INSTRUCTION
@@ -95,3 +96,20 @@ async def test_issue_11_examples_end_as_they_should(example: Example, guard_llms
     assert judged.verdict == "allow", judged
     topic = (await Guardrail(guard_llms["guardrail"], rules.fast_path).check(example.text)).verdict
     assert topic.verdict == "allow", topic
+
+
+#: Questions the offline Guardrail refuses without their order (written for this test, not case
+#: files): money and contact questions, which its training reads as a bank's or a phone firm's.
+WITHOUT_THEIR_ORDER = ["I'd like to check the cancellation fee", "My card was declined, can I try another one?",
+                       "Why was I charged twice?", "Is there a fee to cancel?"]
+
+
+@pytest.mark.parametrize("question", WITHOUT_THEIR_ORDER)
+async def test_a_refused_customer_is_let_through_by_naming_the_order(question: str,
+                                                                   guard_llms: dict[Role, BaseLlm]) -> None:
+    """The Guardrail's refusal (`pipeline.endings.BLOCKED_ANSWERS`) tells a customer to ask again with
+    the order number; that advice has to work."""
+    guardrail = Guardrail(guard_llms["guardrail"], RuleSet.load().fast_path)
+    assert "order number" in BLOCKED_ANSWERS["guardrail"]
+    assert (await guardrail.check(question)).verdict.verdict == "block"
+    assert (await guardrail.check(f"{question} It's about ORD-10234.")).verdict.verdict == "allow"
