@@ -220,9 +220,10 @@ def _public(guard: Guard, root: Path) -> list[Example]:
 def corpus(guard: Guard, root: Path = datasets.DEFAULT_ROOT) -> Corpus:
     dev, held_out = list[Example](), list[Example]()
     for example, split, only in desk_cases():
+        if guard == "judge" and example.tags.get("file") in GUARDRAIL_ONLY:
+            continue
         if only not in (None, guard):
-            # Off-topic text is harmless to the Judge, unless its file is the Guardrail's alone.
-            if guard == "judge" and example.label == 1 and example.tags.get("file") not in GUARDRAIL_ONLY:
+            if guard == "judge" and example.label == 1:  # off-topic text is harmless to the Judge
                 example = Example(example.text, 0, example.source, example.tags)
             else:
                 continue
