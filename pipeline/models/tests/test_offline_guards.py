@@ -37,6 +37,11 @@ CASES: dict[Role, list[dict[str, Any]]] = {
 
 
 @pytest.fixture(scope="module")
+def rules() -> RuleSet:
+    return RuleSet.load()
+
+
+@pytest.fixture(scope="module")
 def guard_llms(make_settings: Callable[..., Settings]) -> dict[Role, BaseLlm]:
     settings = make_settings(supportdesk_model="offline")
     return {role: build_llm(settings, role) for role in ("guardrail", "judge")}
@@ -86,9 +91,9 @@ ISSUE_11 = [e for e, _, _ in desk_cases() if e.tags.get("source") == "issue11"]
 
 
 @pytest.mark.parametrize("example", ISSUE_11, ids=[e.text[:30] for e in ISSUE_11])
-async def test_issue_11_examples_end_as_they_should(example: Example, guard_llms: dict[Role, BaseLlm]) -> None:
+async def test_issue_11_examples_end_as_they_should(example: Example, guard_llms: dict[Role, BaseLlm],
+                                                     rules: RuleSet) -> None:
     """The Judge (rules, fast path, offline model) then the Guardrail, as a turn runs them."""
-    rules = RuleSet.load()
     judged = await JudgeEngine(rules, LlmJudgeTier(guard_llms["judge"])).decide(example.text)
     if example.label == 1:
         assert judged.verdict == "block", judged
@@ -99,17 +104,17 @@ async def test_issue_11_examples_end_as_they_should(example: Example, guard_llms
 
 
 #: Questions the offline Guardrail refuses without their order (written for this test, not case
-#: files): money and contact questions, which its training reads as a bank's or a phone firm's.
+#: files): money questions, which its training reads as a bank's.
 WITHOUT_THEIR_ORDER = ["I'd like to check the cancellation fee", "My card was declined, can I try another one?",
                        "Why was I charged twice?", "Is there a fee to cancel?"]
 
 
 @pytest.mark.parametrize("question", WITHOUT_THEIR_ORDER)
-async def test_a_refused_customer_is_let_through_by_naming_the_order(question: str,
-                                                                   guard_llms: dict[Role, BaseLlm]) -> None:
+async def test_a_refused_customer_is_let_through_by_naming_the_order(question: str, guard_llms: dict[Role, BaseLlm],
+                                                                   rules: RuleSet) -> None:
     """The Guardrail's refusal (`pipeline.endings.BLOCKED_ANSWERS`) tells a customer to ask again with
     the order number; that advice has to work."""
-    guardrail = Guardrail(guard_llms["guardrail"], RuleSet.load().fast_path)
+    guardrail = Guardrail(guard_llms["guardrail"], rules.fast_path)
     assert "order number" in BLOCKED_ANSWERS["guardrail"]
     assert (await guardrail.check(question)).verdict.verdict == "block"
     assert (await guardrail.check(f"{question} It's about ORD-10234.")).verdict.verdict == "allow"
