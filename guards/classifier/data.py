@@ -55,7 +55,7 @@ def file_cases(path: Path) -> list[dict[str, Any]]:
 
 #: Probe files whose `dev` half the committed models were not trained on: only their `test` half is
 #: read, as held-out figures. Retraining with `shop_words.yaml`'s dev half was measured and not
-#: adopted (DESIGN.md, Trade-offs, "Shop-policy questions"); `red_team.yaml`, `follow_ups.yaml` and
+#: adopted (evals/JOURNAL.md, "Shop-policy questions"); `red_team.yaml`, `follow_ups.yaml` and
 #: `agent_attacks.yaml` came after the weights; `first_contact.yaml` and `shop_framed.yaml` after the
 #: Guardrail's of 2026-12-06; `money_talk.yaml` (the Guardrail retrained with its dev half: measured,
 #: not adopted), `customer_stories.yaml`, `everyday.yaml` and `accounts.yaml` (a Guardrail trained with

@@ -63,7 +63,7 @@ def per_source(labels: npt.NDArray[np.int64], sources: Sequence[str], boost: Cal
     Without it the largest public sets (1,100 Gandalf or JailbreakBench prompts against 32 from
     Giskard) set the class's style, and a source held out reads as unlike it. Held out, this took
     the Judge from 74.5% to 76.3% of attacks blocked and the Guardrail's off-topic share from 48.5%
-    to 54.6%, with fewer false blocks in both (DESIGN.md, Trade-offs).
+    to 54.6%, with fewer false blocks in both (evals/JOURNAL.md, "Every source of a class weighs the same").
     """
     keys = list(zip(sources, labels.tolist(), strict=True))
     sizes = Counter(keys)

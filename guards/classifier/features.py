@@ -81,7 +81,8 @@ def ngrams(texts: Sequence[str], spec: NgramSpec) -> Sparse:
 #: What a message's words do not show but its shape does: adversarial suffixes
 #: ("Herezak({[HTMLsvg readers | Sure]"), code and markup, shouting, scripts mixed to hide words.
 #: Held out, these five columns took the Judge from 80.9% to 82.4% of attacks blocked at the same
-#: 0.6% of retail turns falsely blocked; the Guardrail does worse with them (DESIGN.md, Trade-offs).
+#: 0.6% of retail turns falsely blocked; the Guardrail does worse with them (evals/JOURNAL.md,
+#: "Shape fractions for the Judge").
 #: Message length was tried too and left out: "long means attack" would refuse long complaints.
 SHAPE = ("symbols", "brackets", "upper_letters", "scripts", "digits")
 _BRACKETS = frozenset("{}[]()<>|\\`^~$%=")

@@ -128,8 +128,9 @@ _DESK_RETAIL = retail("desk:legit.yaml", "desk:guardrail_cases", "desk:written-r
 _GUARDRAIL_RETAIL = retail("tau-bench", "desk:legit.yaml", "desk:guardrail_cases", "desk:written-retail")
 SPECS: dict[Guard, GuardSpec] = {
     "judge": GuardSpec(
-        # Not e5 + MiniLM: it blocks more held-out attacks but doubles false blocks on xSID, the one
-        # non-English public set, held out (DESIGN.md, Trade-offs).
+        # Not e5 + MiniLM: on the card's held-out texts it blocks fewer attacks (2,979 against 3,029
+        # of 3,757) for fewer retail false blocks (13 against 21 of 1,806), and it would embed every
+        # message twice in the Judge (guards/judge/model/judge.md, "Designs compared").
         guard="judge", design="e5", shape=True, pre_decisions=_judge_pre,
         calibration={"retail (tau-bench + desk dev)": (retail("tau-bench", "desk:legit.yaml", "desk:written-retail"),
                                                        0.003),
