@@ -38,12 +38,13 @@ JUDGE_MODEL_CASES = REPO / "pipeline" / "models" / "tests" / "cases" / "judge_ca
 #: `everyday.yaml`: an ordinary day's customers and turns that do not belong, by two writers;
 #: `accounts.yaml`: customers asking about their account with the shop and other firms' account turns,
 #: split by writer; `customers_and_attacks.yaml`: a week's customers and attacks in many techniques,
-#: by two writers).
+#: by two writers; `pasted_documents.yaml`: customers pasting a long document, and documents hiding an
+#: instruction to the assistant).
 PROBES = tuple(Path(__file__).resolve().with_name("cases") / name
                for name in ("probes.yaml", "shop_words.yaml", "red_team.yaml", "follow_ups.yaml",
                             "agent_attacks.yaml", "first_contact.yaml", "shop_framed.yaml",
                             "money_talk.yaml", "customer_stories.yaml", "everyday.yaml", "accounts.yaml",
-                            "customers_and_attacks.yaml"))
+                            "customers_and_attacks.yaml", "pasted_documents.yaml"))
 #: Every case file of the desk: the Judge's, the Guardrail's, the offline models', the probes.
 CASE_FILES = (*sorted(JUDGE_CASES.glob("*.yaml")), REPO / "pipeline" / "tests" / "cases" / "guardrail.yaml",
               GUARDRAIL_CASES, JUDGE_MODEL_CASES, *PROBES)
@@ -62,10 +63,12 @@ def file_cases(path: Path) -> list[dict[str, Any]]:
 #: Guardrail's of 2026-12-06; `money_talk.yaml` (the Guardrail retrained with its dev half: measured,
 #: not adopted), `customer_stories.yaml`, `everyday.yaml` and `accounts.yaml` (a Guardrail trained with
 #: its `dev` half: measured, not adopted) and `customers_and_attacks.yaml` (a Judge trained with the
-#: other files' `dev` halves: measured, not adopted) on 2026-12-07.
+#: other files' `dev` halves: measured, not adopted) and `pasted_documents.yaml` (Judges trained with
+#: long harmless texts: measured, not adopted) on 2026-12-07.
 UNTRAINED = frozenset({"shop_words.yaml", "red_team.yaml", "follow_ups.yaml", "agent_attacks.yaml",
                        "first_contact.yaml", "shop_framed.yaml", "money_talk.yaml",
-                       "customer_stories.yaml", "everyday.yaml", "accounts.yaml", "customers_and_attacks.yaml"})
+                       "customer_stories.yaml", "everyday.yaml", "accounts.yaml", "customers_and_attacks.yaml",
+                       "pasted_documents.yaml"})
 #: Probe files only the Guardrail reads, both halves: topic batches, which say nothing about attacks
 #: (`money_talk.yaml`; the Judge refused none of its 240 texts when it was scored).
 GUARDRAIL_ONLY = frozenset({"money_talk.yaml"})
