@@ -38,7 +38,7 @@ from pipeline.budget import TurnBudget
 from pipeline.confirm import Confirmation, pending_card
 from pipeline.core.errors import GuardUnavailable, MemoryBackendError, ModelRefused
 from pipeline.core.settings import Settings
-from pipeline.endings import Ending, answered, blocked, end_turn
+from pipeline.endings import Ending, answered, blocked, end_turn, judge_answer
 from pipeline.events import StepName, ToolEvent
 from pipeline.guardrail import GuardrailResult
 from pipeline.memory.policy import worth_saving
@@ -155,7 +155,7 @@ class Turn:
         judged = await judge
         if judged is not None:
             self.recorder.step("recall", "skipped", reason="turn blocked")
-            self._end(blocked("judge", judged))
+            self._end(blocked("judge", judged, judge_answer(message)))
             return
         off_topic = await self._guardrail(guardrail)
         # Whatever Guardrail is plugged in, a bare "yes"/"no" is let through as the exact word
