@@ -56,19 +56,11 @@ def file_cases(path: Path) -> list[dict[str, Any]]:
     return data["cases"] if isinstance(data, dict) else data
 
 
-#: Probe files whose `dev` half the committed models were not trained on: only their `test` half is
-#: read, as held-out figures. Retraining with `shop_words.yaml`'s dev half was measured and not
-#: adopted (evals/JOURNAL.md, "Shop-policy questions"); `red_team.yaml`, `follow_ups.yaml` and
-#: `agent_attacks.yaml` came after the weights; `first_contact.yaml` and `shop_framed.yaml` after the
-#: Guardrail's of 2026-12-06; `money_talk.yaml` (the Guardrail retrained with its dev half: measured,
-#: not adopted), `customer_stories.yaml`, `everyday.yaml` and `accounts.yaml` (a Guardrail trained with
-#: its `dev` half: measured, not adopted) and `customers_and_attacks.yaml` (a Judge trained with the
-#: other files' `dev` halves: measured, not adopted) and `pasted_documents.yaml` (Judges trained with
-#: long harmless texts: measured, not adopted) on 2026-12-07.
-UNTRAINED = frozenset({"shop_words.yaml", "red_team.yaml", "follow_ups.yaml", "agent_attacks.yaml",
-                       "first_contact.yaml", "shop_framed.yaml", "money_talk.yaml",
-                       "customer_stories.yaml", "everyday.yaml", "accounts.yaml", "customers_and_attacks.yaml",
-                       "pasted_documents.yaml"})
+#: The one probe file whose `dev` half the committed models were trained on. Every later file came
+#: after the weights, or was trained on and not adopted (evals/JOURNAL.md: "Shop-policy questions",
+#: "Batch 16" to "Batch 21"), so only its `test` half is read, as held-out figures.
+TRAINED_PROBES = frozenset({"probes.yaml"})
+UNTRAINED = frozenset(path.name for path in PROBES) - TRAINED_PROBES
 #: Probe files only the Guardrail reads, both halves: topic batches, which say nothing about attacks
 #: (`money_talk.yaml`; the Judge refused none of its 240 texts when it was scored).
 GUARDRAIL_ONLY = frozenset({"money_talk.yaml"})
