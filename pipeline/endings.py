@@ -13,6 +13,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from guards.classifier.embedders import EMBED_CHARS
 from pipeline.core.errors import BudgetExceeded, ModelRefused, SupportdeskError
 from pipeline.events import ErrorEvent, FinalEvent, PendingCard, StepName, Usage
 from pipeline.recorder import TurnRecorder
@@ -29,12 +30,11 @@ BLOCKED_ANSWERS: dict[StepName, str] = {
                  "returns, exchanges and cancellations, refunds and how you paid. If your question is "
                  "about an order, please ask it again with the order number.",
 }
-#: A message the Judge stops that is this long is most often a pasted e-mail or document, and most
-#: customers who paste one are honest: the offline Judge reads a message's first 600 characters and
-#: every long text it learnt from was an attack (batch 21: 36 of 80 refused; DESIGN.md, "Customers
-#: who paste a long document"). The answer then says how to be read. It tells an attacker nothing the
+#: A message the Judge stops that is longer than its offline model reads at once (`EMBED_CHARS`) is
+#: most often a pasted e-mail or document, and most customers who paste one are honest: every long
+#: text that model learnt from was an attack (batch 21: 36 of 80 refused; DESIGN.md, "Customers who
+#: paste a long document"). The answer then says how to be read. It tells an attacker nothing the
 #: length limit does not.
-PASTED_CHARS = 600
 PASTED_ADVICE = ("If you pasted an e-mail or a document, please ask your question again in a few words "
                  "of your own, with the order number if there is one.")
 GENERIC_MESSAGE = SupportdeskError.user_message
@@ -61,7 +61,7 @@ def answered(answer: str, *, pending: PendingCard | None, save_failed: bool) -> 
 def judge_answer(message: str) -> str:
     """The Judge's refusal of `message`, with the way back for a long pasted one."""
     plain = BLOCKED_ANSWERS["judge"]
-    return f"{plain} {PASTED_ADVICE}" if len(message) > PASTED_CHARS else plain
+    return f"{plain} {PASTED_ADVICE}" if len(message) > EMBED_CHARS else plain
 
 
 def blocked(by: StepName, reason: str, answer: str | None = None) -> Ending:
