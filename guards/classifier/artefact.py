@@ -12,6 +12,7 @@ import io
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -22,6 +23,8 @@ from guards.classifier.features import SHAPE, Features, Floats, NgramSpec, ngram
 from guards.classifier.logreg import probabilities
 from guards.embedding.pins import verified_bytes
 from pipeline.core.errors import ConfigError
+
+Meta = TypeVar("Meta", bound=BaseModel)
 
 
 class ModelMeta(BaseModel):
@@ -60,7 +63,7 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def save(directory: Path, name: str, meta: ModelMeta, weights: np.ndarray) -> dict[str, str]:
+def save(directory: Path, name: str, meta: BaseModel, weights: np.ndarray) -> dict[str, str]:
     """Write the model files and their pins; returns the pins."""
     directory.mkdir(parents=True, exist_ok=True)
     weights_path, meta_path = directory / f"{name}.weights.npy", directory / f"{name}.json"
@@ -71,6 +74,22 @@ def save(directory: Path, name: str, meta: ModelMeta, weights: np.ndarray) -> di
     pins.update({p.name: _sha256(p.read_bytes()) for p in (meta_path, weights_path)})
     pins_path.write_text(json.dumps(dict(sorted(pins.items())), indent=1) + "\n", encoding="utf-8")
     return pins
+
+
+def load_pinned(directory: Path, name: str, meta_type: type[Meta]) -> tuple[Meta, np.ndarray]:
+    """A model's meta and weights, each file checked against its pin (`ConfigError` if not)."""
+    try:
+        pins = json.loads((directory / "pins.json").read_text("utf-8"))
+        data = {}
+        for file in (f"{name}.json", f"{name}.weights.npy"):
+            if file not in pins:
+                raise ConfigError(f"guard model file {file} is not pinned in {directory}/pins.json")
+            data[file] = verified_bytes(directory / file, pins[file])
+        meta = meta_type.model_validate_json(data[f"{name}.json"])
+        weights = np.load(io.BytesIO(data[f"{name}.weights.npy"]), allow_pickle=False)
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"guard model {name} in {directory} cannot be read: {exc}") from exc
+    return meta, weights
 
 
 class Classifier:
@@ -84,17 +103,7 @@ class Classifier:
 
     @classmethod
     def load(cls, directory: Path, name: str) -> Classifier:
-        try:
-            pins = json.loads((directory / "pins.json").read_text("utf-8"))
-            data = {}
-            for file in (f"{name}.json", f"{name}.weights.npy"):
-                if file not in pins:
-                    raise ConfigError(f"guard model file {file} is not pinned in {directory}/pins.json")
-                data[file] = verified_bytes(directory / file, pins[file])
-            meta = ModelMeta.model_validate_json(data[f"{name}.json"])
-            weights = np.load(io.BytesIO(data[f"{name}.weights.npy"]), allow_pickle=False)
-        except (OSError, ValueError) as exc:
-            raise ConfigError(f"guard model {name} in {directory} cannot be read: {exc}") from exc
+        meta, weights = load_pinned(directory, name, ModelMeta)
         dense = meta.dense_width
         width = mlp.size(dense, meta.buckets, meta.hidden) if meta.hidden else dense + meta.buckets + 1
         if weights.shape != (width,):

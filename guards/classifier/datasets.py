@@ -87,6 +87,16 @@ def bipia_code_attacks(root: Path = DEFAULT_ROOT) -> list[str]:
     return [str(r["text"]) for r in _jsonl(root / "bipia" / "attacks.jsonl") if r["kind"] == "code"]
 
 
+def bipia_contexts(root: Path = DEFAULT_ROOT, kind: str = "table", split: str = "train") -> list[str]:
+    """BIPIA's clean e-mail or table contexts (invoices, receipts, Markdown tables): long harmless
+    documents. The files wrap each value in a literal pair of quotes, removed here."""
+    out = []
+    for row in _jsonl(root / "bipia" / "benchmark" / kind / f"{split}.jsonl"):
+        text = str(row["context"]).strip()
+        out.append(text[1:-1] if len(text) > 1 and text[0] == text[-1] and text[0] in "'\"" else text)
+    return out
+
+
 def tau_user_turns(root: Path = DEFAULT_ROOT) -> list[str]:
     lines = (root / "tau-bench-retail" / "user_turns.jsonl").read_text(encoding="utf-8").splitlines()
     return [json.loads(line)["text"] for line in lines if line.strip()]
