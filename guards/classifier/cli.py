@@ -1,4 +1,4 @@
-"""`supportdesk train judge|guardrail|all`: rebuild the guard models and their cards."""
+"""`supportdesk train judge|judge-long|guardrail|all`: rebuild the guard models and their cards."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any, get_args
 
-from guards.classifier import datasets
+from guards.classifier import datasets, long_training
 from guards.classifier.data import Guard
 from guards.classifier.embedders import Design
 from guards.classifier.logreg import FitParams
@@ -25,18 +25,24 @@ def _train(args: argparse.Namespace) -> int:
     from guards.classifier.offline_llm import GUARDRAIL_MODEL_DIR, JUDGE_MODEL_DIR
 
     out = {"judge": JUDGE_MODEL_DIR, "guardrail": GUARDRAIL_MODEL_DIR}
-    guards: list[Guard] = ["judge", "guardrail"] if args.guard == "all" else [args.guard]
+    cache_dir = None if args.no_cache else Options().cache_dir
+    guards: list[Guard] = ["judge", "guardrail"] if args.guard == "all" else []
+    if args.guard in get_args(Guard):
+        guards = [args.guard]
     for guard in guards:
-        options = Options(root=args.root, cache_dir=None if args.no_cache else Options().cache_dir,
+        options = Options(root=args.root, cache_dir=cache_dir,
                           out_dir=args.out or out[guard], sample=args.sample, designs=args.designs,
                           params=FitParams(dense_scale=args.dense_scale, hidden=args.hidden))
         run(guard, options)
+    if args.guard in ("judge-long", "all"):  # after the Judge: it reads the Judge's training texts
+        long_training.run(args.out or JUDGE_MODEL_DIR, args.root, cache_dir, args.sample)
     return 0
 
 
 def register(commands: Any) -> None:
     parser = commands.add_parser("train", help="train the Judge and/or Guardrail classifier and write its card")
-    parser.add_argument("guard", choices=["judge", "guardrail", "all"])
+    parser.add_argument("guard", choices=["judge", "judge-long", "guardrail", "all"],
+                        help="judge-long: the Judge's reader of messages longer than its model reads at once")
     parser.add_argument("--root", type=Path, default=datasets.DEFAULT_ROOT, help="the public data sets")
     parser.add_argument("--sample", type=int, default=None, help="at most N texts per source (a quick build)")
     parser.add_argument("--designs", type=_designs, default=DESIGNS,

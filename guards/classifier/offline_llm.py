@@ -6,7 +6,8 @@ Both read the customer's message from the last user text part (as the Guardrail 
 and score (P(block)). A hosted model answers the same schema. The models are logistic
 regressions over multilingual-e5-small embeddings and character n-grams, built by
 `supportdesk train judge|guardrail` (`guards/classifier/`); their files are pinned by SHA-256
-and their model cards sit beside them.
+and their model cards sit beside them. The Judge reads a message longer than its classifier does
+with its long reader (`long_reader.py`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing_extensions import override
 
 from guards.classifier.artefact import Classifier
 from guards.classifier.embedders import E5Embedder
+from guards.classifier.long_reader import LongReader
 from guards.guardrail.subject import SubjectChanges
 from guards.llm.offline_answer import PromptMeter, latest_user_text, model_response
 
@@ -81,10 +83,12 @@ class _ClassifierLlm(BaseLlm):
         return self.classifier.score(message)
 
     def decide(self, message: str) -> ModelVerdict:
-        score = self.score(message)
-        block = score >= self.threshold
+        return self._verdict(self.score(message), self.threshold, self.classifier.model_id)
+
+    def _verdict(self, score: float, threshold: float, model_id: str) -> ModelVerdict:
+        block = score >= threshold
         return ModelVerdict(verdict="block" if block else "allow", reason=self.reasons[block],
-                            rules=[f"model:{self.classifier.model_id}"], score=round(score, 4))
+                            rules=[f"model:{model_id}"], score=round(score, 4))
 
     @override
     async def generate_content_async(
@@ -118,7 +122,23 @@ class OfflineGuardrailLlm(_ClassifierLlm):
 
 
 class OfflineJudgeLlm(_ClassifierLlm):
+    """A message longer than the classifier reads at once goes to the long reader instead, against
+    the long reader's own threshold (`threshold` is the classifier's)."""
+
     model: str = "offline-judge"
     directory = JUDGE_MODEL_DIR
     guard = "judge"
     reasons = ("No attack found by the security model.", "The security model judged the message an attack.")
+    long_reader: LongReader
+
+    @classmethod
+    @override
+    def build(cls, threshold: float | None = None, **fields: object) -> Self:
+        return super().build(threshold, long_reader=LongReader.load(cls.directory), **fields)
+
+    @override
+    def decide(self, message: str) -> ModelVerdict:
+        if self.long_reader.reads_at_once(message):
+            return super().decide(message)
+        reader = self.long_reader
+        return self._verdict(reader.score(message), reader.meta.threshold, reader.model_id)

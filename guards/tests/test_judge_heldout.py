@@ -34,6 +34,7 @@ from guards.classifier.data import (
     written,
 )
 from guards.classifier.embedders import shared_embedder
+from guards.classifier.long_data import documents
 from guards.classifier.splits import PARAPHRASE, leaked, normalise
 
 REPO = Path(__file__).resolve().parents[2]
@@ -74,6 +75,11 @@ def test_no_test_text_in_rules_or_exemplars(source: Path) -> None:
 @pytest.mark.parametrize("guard", ["judge", "guardrail"])
 def test_no_test_text_in_training_data(guard: str) -> None:
     assert leaked(TEST_TEXTS, (e.text for e in corpus(guard).train)) == []  # type: ignore[arg-type]
+
+
+def test_no_test_text_in_the_long_readers_documents() -> None:
+    docs, composed = documents()
+    assert leaked(TEST_TEXTS, [d.text for d in docs] + [p for c in composed for p in c.pieces]) == []
 
 
 def test_a_test_text_slipped_into_the_written_texts_reaches_no_composed_text(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,0 +1,138 @@
+"""`supportdesk train judge-long`: build the Judge's long reader, choose its threshold, write its card.
+
+A logistic regression over e5 vectors learns from the Judge's own training texts that fit one
+piece, every piece of the harmless long documents, and the composed documents' pieces
+(`long_data.py`). A document hiding an instruction does not say which piece holds it, so after a
+first fit each such document's highest-scoring piece is taken as an attack and the model is fitted
+again (one round of multiple-instance learning). The threshold maximises Youden's J over documents
+scored by models trained without their group (who wrote them), pooled: no `test` text is read to
+choose anything. The card then reports the `test` half of batch 21 and BIPIA's test contexts.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from guards.classifier import artefact, datasets
+from guards.classifier.cache import EmbeddingCache, Log
+from guards.classifier.data import corpus
+from guards.classifier.embedders import EMBED_CHARS, shared_e5
+from guards.classifier.evaluate import Rate, balanced_weights
+from guards.classifier.features import Floats
+from guards.classifier.logreg import FitParams, fit
+from guards.classifier.long_card import heldout_documents, write_long_card
+from guards.classifier.long_data import ALWAYS_TRAINED, Composed, Document, documents
+from guards.classifier.long_reader import NAME, PIECE_CHARS, LongReaderMeta, piece_probabilities, pieces, vectors_only
+
+PARAMS = FitParams(l2=1e-3, steps=300, learning_rate=0.05, dense_scale=3.0)
+#: Thresholds tried, in steps of 0.01: a finer step would fit the few hundred held-out documents.
+CANDIDATES = np.round(np.arange(0.30, 0.96, 0.01), 2)
+
+
+@dataclass
+class Rows:
+    """Training rows: pieces or short texts, their labels and where they came from."""
+
+    texts: list[str]
+    labels: list[int]
+    sources: list[str]
+
+    def add(self, texts: list[str], labels: list[int], source: str) -> None:
+        self.texts += texts
+        self.labels += labels
+        self.sources += [source] * len(texts)
+
+
+class Trainer:
+    def __init__(self, cache: EmbeddingCache, short: list[tuple[str, int]], composed: list[Composed]) -> None:
+        self._cache = cache
+        self._short = short
+        self._composed = composed
+
+    def vectors(self, texts: list[str]) -> Floats:
+        return self._cache.embed(texts)
+
+    def piece_scores(self, weights: np.ndarray, document: Document) -> Floats:
+        return piece_probabilities(weights, self.vectors(pieces(document.text)), PARAMS.dense_scale)
+
+    def fit(self, docs: list[Document]) -> tuple[np.ndarray, Rows]:
+        rows = Rows([t for t, _ in self._short], [label for _, label in self._short],
+                    ["short texts"] * len(self._short))
+        for doc in (d for d in docs if d.label == 0):
+            cut = pieces(doc.text)
+            rows.add(cut, [0] * len(cut), f"{doc.group} pieces")
+        for made in self._composed:
+            rows.add(list(made.pieces), [int(i in made.attack) for i in range(len(made.pieces))], "composed pieces")
+        weights = self._fit(rows)
+        attacks = [d for d in docs if d.label == 1]
+        for doc in attacks:
+            cut = pieces(doc.text)
+            rows.add([cut[int(self.piece_scores(weights, doc).argmax())]], [1], f"{doc.group} top piece")
+        return (self._fit(rows) if attacks else weights), rows
+
+    def _fit(self, rows: Rows) -> np.ndarray:
+        labels = np.array(rows.labels, dtype=np.int64)
+        weights = balanced_weights(labels, np.ones(len(labels)))
+        return fit(vectors_only(self.vectors(rows.texts)), labels, weights, PARAMS)
+
+    def score(self, weights: np.ndarray, document: Document) -> float:
+        return float(self.piece_scores(weights, document).max())
+
+
+def _threshold(trainer: Trainer, docs: list[Document], log: Log) -> tuple[float, dict[str, list[tuple[int, float]]]]:
+    held: dict[str, list[tuple[int, float]]] = {}
+    for group in sorted({d.group for d in docs} - {ALWAYS_TRAINED}):
+        weights, _ = trainer.fit([d for d in docs if d.group != group])
+        held[group] = [(d.label, trainer.score(weights, d)) for d in docs if d.group == group]
+        log(f"  {group} held out: {len(held[group])} documents scored")
+    pooled = [pair for pairs in held.values() for pair in pairs]
+    attacks = np.array([s for label, s in pooled if label == 1])
+    harmless = np.array([s for label, s in pooled if label == 0])
+    j = [(attacks >= t).mean() - (harmless >= t).mean() for t in CANDIDATES]
+    return float(CANDIDATES[int(np.argmax(j))]), held
+
+
+def _sampled(items: list[Document], n: int | None) -> list[Document]:
+    if n is None:
+        return items
+    by_group: dict[str, list[Document]] = defaultdict(list)
+    for d in items:
+        by_group[d.group].append(d)
+    return [d for g, ds in sorted(by_group.items()) for d in random.Random(f"sample:{g}").sample(ds, min(n, len(ds)))]
+
+
+def run(out_dir: Path, root: Path = datasets.DEFAULT_ROOT, cache_dir: Path | None = None,
+        sample: int | None = None, log: Log = print) -> dict[str, str]:
+    """Train, choose the threshold, write `long.json`, `long.weights.npy`, their pins and `long.md`."""
+    docs, composed = documents(root)
+    docs = _sampled(docs, sample)
+    composed = composed[:sample] if sample else composed
+    short = [(e.text, e.label) for e in corpus("judge", root).train if len(e.text) <= EMBED_CHARS]
+    if sample:
+        short = short[:: max(1, len(short) // (sample * 20))]
+    heldout = {name: _sampled(ds, sample) for name, ds in heldout_documents(root).items()}
+    trainer = Trainer(EmbeddingCache(shared_e5(), cache_dir, log), short, composed)
+    log(f"long reader: {len(short)} short texts, {len(docs)} documents, {len(composed)} composed")
+    # Every text embedded in one pass: the cache writes its file after each call that embeds.
+    trainer.vectors([t for t, _ in short] + [p for d in docs + [d for ds in heldout.values() for d in ds]
+                                             for p in pieces(d.text)] + [p for c in composed for p in c.pieces])
+    threshold, held = _threshold(trainer, docs, log)
+    weights, rows = trainer.fit(docs)
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    for source, label in zip(rows.sources, rows.labels, strict=True):
+        counts[source][str(label)] += 1
+    meta = LongReaderMeta(piece_chars=PIECE_CHARS, dense_scale=PARAMS.dense_scale, threshold=threshold,
+                          threshold_rule="Youden's J over documents scored with their group held out, pooled",
+                          training_counts={s: dict(c) for s, c in sorted(counts.items())})
+    pins = artefact.save(out_dir, NAME, meta, weights)
+    test = {name: [Rate(sum(trainer.score(weights, d) >= threshold for d in ds if d.label == label),
+                        sum(d.label == label for d in ds)) for label in (0, 1)]
+            for name, ds in heldout.items()}
+    (out_dir / f"{NAME}.md").write_text(write_long_card(meta, pins, held, test), encoding="utf-8")
+    log(f"wrote {out_dir}/{NAME}.json, .weights.npy, .md (threshold {threshold:.2f})")
+    return pins
