@@ -9,10 +9,11 @@ tensor-trust has no licence: it is in `held_out` only, never trained on.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections import defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import yaml
 
@@ -21,6 +22,7 @@ from guards.classifier.splits import normalise
 from guards.guardrail.scope import scope
 
 Guard = Literal["judge", "guardrail"]
+Item = TypeVar("Item")
 REPO = Path(__file__).resolve().parents[2]
 JUDGE_CASES = REPO / "evals" / "cases" / "judge"
 GUARDRAIL_CASES = REPO / "pipeline" / "models" / "tests" / "cases" / "guardrail_cases.yaml"
@@ -99,6 +101,19 @@ def _sample(texts: list[str], n: int, salt: str) -> list[str]:
     if len(unique) <= n:
         return unique
     return random.Random(f"{SEED}:{salt}").sample(unique, min(_POOL, len(unique)))[:n]
+
+
+def sampled_by(items: list[Item], n: int | None, group: Callable[[Item], str]) -> list[Item]:
+    """At most `n` items of each group, seeded by the group's name (a quick smoke build), or all."""
+    if n is None:
+        return items
+    by_group: dict[str, list[Item]] = defaultdict(list)
+    for item in items:
+        by_group[group(item)].append(item)
+    out = []
+    for name, members in sorted(by_group.items()):
+        out += members if len(members) <= n else random.Random(f"sample:{name}").sample(members, n)
+    return out
 
 
 def _examples(texts: Iterable[str], label: int, source: str) -> list[Example]:

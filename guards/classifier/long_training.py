@@ -11,7 +11,6 @@ choose anything. The card then reports the `test` half of batch 21 and BIPIA's t
 
 from __future__ import annotations
 
-import random
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +19,7 @@ import numpy as np
 
 from guards.classifier import artefact, datasets
 from guards.classifier.cache import EmbeddingCache, Log
-from guards.classifier.data import corpus
+from guards.classifier.data import corpus, sampled_by
 from guards.classifier.embedders import EMBED_CHARS, shared_e5
 from guards.classifier.evaluate import Rate, balanced_weights
 from guards.classifier.features import Floats
@@ -97,25 +96,20 @@ def _threshold(trainer: Trainer, docs: list[Document], log: Log) -> tuple[float,
     return float(CANDIDATES[int(np.argmax(j))]), held
 
 
-def _sampled(items: list[Document], n: int | None) -> list[Document]:
-    if n is None:
-        return items
-    by_group: dict[str, list[Document]] = defaultdict(list)
-    for d in items:
-        by_group[d.group].append(d)
-    return [d for g, ds in sorted(by_group.items()) for d in random.Random(f"sample:{g}").sample(ds, min(n, len(ds)))]
+def _group(document: Document) -> str:
+    return document.group
 
 
 def run(out_dir: Path, root: Path = datasets.DEFAULT_ROOT, cache_dir: Path | None = None,
         sample: int | None = None, log: Log = print) -> dict[str, str]:
     """Train, choose the threshold, write `long.json`, `long.weights.npy`, their pins and `long.md`."""
     docs, composed = documents(root)
-    docs = _sampled(docs, sample)
+    docs = sampled_by(docs, sample, _group)
     composed = composed[:sample] if sample else composed
     short = [(e.text, e.label) for e in corpus("judge", root).train if len(e.text) <= EMBED_CHARS]
     if sample:
         short = short[:: max(1, len(short) // (sample * 20))]
-    heldout = {name: _sampled(ds, sample) for name, ds in heldout_documents(root).items()}
+    heldout = {name: sampled_by(ds, sample, _group) for name, ds in heldout_documents(root).items()}
     trainer = Trainer(EmbeddingCache(shared_e5(), cache_dir, log), short, composed)
     log(f"long reader: {len(short)} short texts, {len(docs)} documents, {len(composed)} composed")
     # Every text embedded in one pass: the cache writes its file after each call that embeds.

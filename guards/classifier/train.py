@@ -7,7 +7,6 @@ and the evaluate-only sets. The chosen design's model is written, with its card,
 
 from __future__ import annotations
 
-import random
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -18,7 +17,7 @@ import numpy as np
 from guards.classifier import artefact, datasets, guards
 from guards.classifier.cache import DEFAULT_DIR, EmbeddingCache, Log
 from guards.classifier.card import Figure, write_card
-from guards.classifier.data import Corpus, Example, Guard, corpus
+from guards.classifier.data import Corpus, Example, Guard, corpus, sampled_by
 from guards.classifier.embedders import Design, parts, shared_embedder
 from guards.classifier.evaluate import (
     Rate,
@@ -56,17 +55,8 @@ class Result:
     per_source: dict[str, Rate]
 
 
-def _sampled(examples: list[Example], n: int | None) -> list[Example]:
-    if n is None:
-        return examples
-    by_source: dict[str, list[Example]] = defaultdict(list)
-    for e in examples:
-        by_source[e.source].append(e)
-    out = []
-    for source, items in sorted(by_source.items()):
-        rng = random.Random(f"sample:{source}")
-        out += items if len(items) <= n else rng.sample(items, n)
-    return out
+def _source(example: Example) -> str:
+    return example.source
 
 
 def _features(texts: Sequence[str], design: Design | None, options: Options, shape: bool,
@@ -111,7 +101,7 @@ class Evaluation:
 
 def prepare(guard: Guard, options: Options) -> Prepared:
     data = corpus(guard, options.root)
-    data = Corpus(_sampled(data.train, options.sample), _sampled(data.held_out, options.sample))
+    data = Corpus(sampled_by(data.train, options.sample, _source), sampled_by(data.held_out, options.sample, _source))
     sources = [e.source for e in data.train]
     labels = np.array([e.label for e in data.train], dtype=np.int64)
     boost = per_source(labels, sources, lambda s: DESK_BOOST if s.startswith("desk:") else 1.0)
