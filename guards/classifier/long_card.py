@@ -12,16 +12,27 @@ from guards.classifier.embedders import EMBED_CHARS
 from guards.classifier.evaluate import Rate
 from guards.classifier.long_data import Document
 from guards.classifier.long_reader import LongReaderMeta
+from pipeline.core.settings.guard_sections import MessageLimits
+
+#: The longest message the sanitizer passes by default: longer prompts never reach the Judge.
+SANITIZER_CHARS: int = MessageLimits.model_fields["max_message_chars"].default
 
 
 def heldout_documents(root: Path = datasets.DEFAULT_ROOT) -> dict[str, list[Document]]:
-    """Batch 21's `test` half and BIPIA's test e-mails and tables longer than one reading."""
+    """Batch 21's `test` half, BIPIA's test e-mails and tables longer than one reading, and the long
+    public attack prompts the sanitizer lets through (the Judge's classifier learnt from them; the
+    reader reads only texts that fit one piece)."""
     path = next(p for p in PROBES if p.name == "pasted_documents.yaml")
     batch = [Document(c["text"], int(c["kind"] == "attack"), "b21test")
              for c in yaml.safe_load(path.read_text("utf-8"))["cases"] if c["split"] == "test"]
     bipia = [Document(t, 0, "bipia-test") for kind in ("email", "table")
              for t in datasets.bipia_contexts(root, kind, "test") if len(t) > EMBED_CHARS]
-    return {"batch 21 `test` (pasted_documents.yaml)": batch, "BIPIA test e-mails and tables": bipia}
+    prompts = [Document(t, 1, "public-long") for t in (datasets.jailbreakbench_prompts(root)
+                                                       + datasets.giskard_injections(root)
+                                                       + datasets.bipia_code_attacks(root))
+               if EMBED_CHARS < len(t) <= SANITIZER_CHARS]
+    return {"batch 21 `test` (pasted_documents.yaml)": batch, "BIPIA test e-mails and tables": bipia,
+            f"JailbreakBench, Giskard, BIPIA code prompts of {EMBED_CHARS + 1}–{SANITIZER_CHARS} chars": prompts}
 
 
 def _row(name: str, harmless: Rate, attacks: Rate) -> str:
@@ -61,7 +72,7 @@ def write_long_card(meta: LongReaderMeta, pins: dict[str, str], held: dict[str, 
                Rate(sum(s >= t for label, s in pairs if label == 1), sum(label == 1 for label, _ in pairs)))
           for group, pairs in held.items()],
         "",
-        "## Held out (never trained on, not used to choose anything)",
+        "## Held out (the reader never trained on them, nor chose anything by them)",
         "",
         "The reader alone; what a turn does adds the Judge's patterns and the Guardrail (DESIGN.md).",
         "",
