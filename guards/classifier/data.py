@@ -41,12 +41,13 @@ JUDGE_MODEL_CASES = REPO / "pipeline" / "models" / "tests" / "cases" / "judge_ca
 #: `accounts.yaml`: customers asking about their account with the shop and other firms' account turns,
 #: split by writer; `customers_and_attacks.yaml`: a week's customers and attacks in many techniques,
 #: by two writers; `pasted_documents.yaml`: customers pasting a long document, and documents hiding an
-#: instruction to the assistant).
+#: instruction to the assistant; `long_messages.yaml`: long customers' messages and long attacks, by
+#: two writers, written to measure the Judge's long reader).
 PROBES = tuple(Path(__file__).resolve().with_name("cases") / name
                for name in ("probes.yaml", "shop_words.yaml", "red_team.yaml", "follow_ups.yaml",
                             "agent_attacks.yaml", "first_contact.yaml", "shop_framed.yaml",
                             "money_talk.yaml", "customer_stories.yaml", "everyday.yaml", "accounts.yaml",
-                            "customers_and_attacks.yaml", "pasted_documents.yaml"))
+                            "customers_and_attacks.yaml", "pasted_documents.yaml", "long_messages.yaml"))
 #: Every case file of the desk: the Judge's, the Guardrail's, the offline models', the probes.
 CASE_FILES = (*sorted(JUDGE_CASES.glob("*.yaml")), REPO / "pipeline" / "tests" / "cases" / "guardrail.yaml",
               GUARDRAIL_CASES, JUDGE_MODEL_CASES, *PROBES)
