@@ -21,15 +21,14 @@ import statistics
 import time
 from collections.abc import Callable
 
-import yaml
 from google.adk.agents import LlmAgent
 from google.adk.runners import Runner
 from google.adk.sessions import InMemorySessionService
 from google.genai import types
 
 from evals.fake_shop import SHOP_FILE, FakeShop
-from guards.classifier.data import WRITTEN
 from guards.classifier.embedders import E5Embedder, shared_e5
+from guards.classifier.long_data import written_documents
 from guards.classifier.offline_llm import OfflineGuardrailLlm, OfflineJudgeLlm
 from guards.embedding import Embedder
 from guards.guardrail.scope import scope
@@ -49,11 +48,6 @@ GUARD_MESSAGES = [
 def report(label: str, samples_ms: list[float]) -> None:
     cuts = statistics.quantiles(samples_ms, n=100)
     print(f"{label:<48} n={len(samples_ms):<5} p50 {cuts[49]:7.2f} ms  p95 {cuts[94]:7.2f} ms")
-
-
-def _pasted_documents() -> list[str]:
-    """Long messages (a customer pasting a document) for the Judge's long reader, dev texts."""
-    return [t["text"] for t in yaml.safe_load((WRITTEN / "pasted.yaml").read_text("utf-8"))["texts"]][::10]
 
 
 def timed(fn: Callable[[str], object], runs: int, salt: str, messages: list[str] = GUARD_MESSAGES) -> list[float]:
@@ -109,7 +103,7 @@ def main() -> None:
     judge = OfflineJudgeLlm.build()
     report("offline judge decision", timed(judge.decide, args.runs, "j"))
     report("offline judge decision, pasted document (long reader)",
-           timed(judge.decide, args.runs // 3, "p", _pasted_documents()))
+           timed(judge.decide, args.runs // 3, "p", [d.text for d in written_documents()[::10]]))
 
 
 if __name__ == "__main__":

@@ -1,43 +1,10 @@
-"""The long reader's model card, and the held-out documents it reports (never trained on)."""
+"""The long reader's model card (its held-out documents are `long_data.heldout_documents`)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import yaml
-
-from guards.classifier import datasets
-from guards.classifier.data import PROBES
 from guards.classifier.embedders import EMBED_CHARS
 from guards.classifier.evaluate import Rate
-from guards.classifier.long_data import Document
 from guards.classifier.long_reader import LongReaderMeta
-from pipeline.core.settings.guard_sections import MessageLimits
-
-#: The longest message the sanitizer passes by default: longer prompts never reach the Judge.
-SANITIZER_CHARS: int = MessageLimits.model_fields["max_message_chars"].default
-
-
-def heldout_documents(root: Path = datasets.DEFAULT_ROOT) -> dict[str, list[Document]]:
-    """Batches 21 and 22's `test` halves, BIPIA's test e-mails and tables longer than one reading, and the long
-    public attack prompts the sanitizer lets through (the Judge's classifier learnt from them; the
-    reader reads only texts that fit one piece)."""
-
-    def test_half(name: str) -> list[Document]:
-        path = next(p for p in PROBES if p.name == name)
-        return [Document(c["text"], int(c["kind"] == "attack"), name)
-                for c in yaml.safe_load(path.read_text("utf-8"))["cases"] if c["split"] == "test"]
-
-    bipia = [Document(t, 0, "bipia-test") for kind in ("email", "table")
-             for t in datasets.bipia_contexts(root, kind, "test") if len(t) > EMBED_CHARS]
-    prompts = [Document(t, 1, "public-long") for t in (datasets.jailbreakbench_prompts(root)
-                                                       + datasets.giskard_injections(root)
-                                                       + datasets.bipia_code_attacks(root))
-               if EMBED_CHARS < len(t) <= SANITIZER_CHARS]
-    return {"batch 21 `test` (pasted_documents.yaml)": test_half("pasted_documents.yaml"),
-            "batch 22 `test` (long_messages.yaml, written after the reader)": test_half("long_messages.yaml"),
-            "BIPIA test e-mails and tables": bipia,
-            f"JailbreakBench, Giskard, BIPIA code prompts of {EMBED_CHARS + 1}–{SANITIZER_CHARS} chars": prompts}
 
 
 def _row(name: str, harmless: Rate, attacks: Rate) -> str:

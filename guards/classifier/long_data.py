@@ -5,22 +5,24 @@ document (`cases/pasted_documents.yaml`), and the written customers of `texts/pa
 the same files' documents hiding an instruction, whose pieces are not labelled (which piece holds
 the instruction is learnt, `long_training.py`), and BIPIA contexts with one of the desk's written
 attacks put in near their start, middle or end, where the pieces holding it are the attack.
-Each document belongs to a `group` (who wrote it, or which part of BIPIA), the unit held out when the
-threshold is chosen.
+Each document belongs to a `group` (who wrote it, which file, or which part of BIPIA), the unit held
+out when the threshold is chosen. `heldout_documents` are what the reader's card reports.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import yaml
 
 from guards.classifier import datasets
-from guards.classifier.data import PROBES, WRITTEN, written
+from guards.classifier.data import PROBES, WRITTEN, file_cases, written
 from guards.classifier.embedders import EMBED_CHARS
 from guards.classifier.long_reader import pieces
+from pipeline.core.settings.guard_sections import MessageLimits
 
 #: Seeds the table shuffle and the composed documents: every build learns from the same texts.
 SEED = 20
@@ -35,6 +37,8 @@ COMPOSED = 300
 ATTACK_CHARS = (30, 400)
 #: The group every composed document and BIPIA's trained contexts belong to; never held out.
 ALWAYS_TRAINED = "bipia-train"
+#: The longest message the sanitizer passes by default: longer prompts never reach the Judge.
+SANITIZER_CHARS: int = MessageLimits.model_fields["max_message_chars"].default
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,11 @@ class Document:
     text: str
     label: int
     group: str
+
+    @cached_property
+    def pieces(self) -> list[str]:
+        """The pieces the reader scores; cut once, read in every fit."""
+        return pieces(self.text)
 
 
 @dataclass(frozen=True)
@@ -52,13 +61,14 @@ class Composed:
     attack: frozenset[int]
 
 
-def _pasted_cases() -> list[Document]:
-    path = next(p for p in PROBES if p.name == "pasted_documents.yaml")
-    return [Document(c["text"], int(c["kind"] == "attack"), "b21dev")
-            for c in yaml.safe_load(path.read_text("utf-8"))["cases"] if c["split"] == "dev"]
+def probe_half(name: str, split: str, group: str) -> list[Document]:
+    """One half of a probe file (`data.PROBES`) as documents of one group."""
+    path = next(p for p in PROBES if p.name == name)
+    return [Document(c["text"], int(c["kind"] == "attack"), group) for c in file_cases(path) if c["split"] == split]
 
 
-def _written_pasted() -> list[Document]:
+def written_documents() -> list[Document]:
+    """`texts/pasted.yaml`, grouped by writer."""
     items = yaml.safe_load((WRITTEN / "pasted.yaml").read_text("utf-8"))["texts"]
     return [Document(t["text"], int(t["kind"] == "attack"), f"writer-{t['writer']}") for t in items]
 
@@ -93,5 +103,24 @@ def documents(root: Path = datasets.DEFAULT_ROOT) -> tuple[list[Document], list[
     rng.shuffle(tables)
     trained = emails + tables[TABLES_HELD_OUT:TABLES_HELD_OUT + TABLES_TRAINED]
     docs = ([Document(t, 0, "bipia-tables") for t in tables[:TABLES_HELD_OUT]]
-            + [Document(t, 0, ALWAYS_TRAINED) for t in trained] + _pasted_cases() + _written_pasted())
+            + [Document(t, 0, ALWAYS_TRAINED) for t in trained] + probe_half("pasted_documents.yaml", "dev", "b21dev")
+            + written_documents())
     return docs, _composed(trained, rng)
+
+
+def heldout_documents(root: Path = datasets.DEFAULT_ROOT) -> dict[str, list[Document]]:
+    """What the card reports, never trained on: batches 21 and 22's `test` halves, BIPIA's test
+    e-mails and tables longer than one reading, and the long public attack prompts the sanitizer
+    lets through (the Judge's classifier learnt from them; the reader reads only texts that fit one
+    piece)."""
+    bipia = [Document(t, 0, "bipia-test") for kind in ("email", "table")
+             for t in datasets.bipia_contexts(root, kind, "test") if len(t) > EMBED_CHARS]
+    prompts = [Document(t, 1, "public-long") for t in (datasets.jailbreakbench_prompts(root)
+                                                       + datasets.giskard_injections(root)
+                                                       + datasets.bipia_code_attacks(root))
+               if EMBED_CHARS < len(t) <= SANITIZER_CHARS]
+    return {"batch 21 `test` (pasted_documents.yaml)": probe_half("pasted_documents.yaml", "test", "b21test"),
+            "batch 22 `test` (long_messages.yaml, written after the reader)":
+                probe_half("long_messages.yaml", "test", "b22test"),
+            "BIPIA test e-mails and tables": bipia,
+            f"JailbreakBench, Giskard, BIPIA code prompts of {EMBED_CHARS + 1}–{SANITIZER_CHARS} chars": prompts}

@@ -6,13 +6,14 @@ piece, every piece of the harmless long documents, and the composed documents' p
 first fit each such document's highest-scoring piece is taken as an attack and the model is fitted
 again (one round of multiple-instance learning). The threshold maximises Youden's J over documents
 scored by models trained without their group (who wrote them), pooled: no `test` text is read to
-choose anything. The card then reports the `test` half of batch 21 and BIPIA's test contexts.
+choose anything. The card then reports `long_data.heldout_documents`.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from operator import attrgetter
 from pathlib import Path
 
 import numpy as np
@@ -24,9 +25,9 @@ from guards.classifier.embedders import EMBED_CHARS, shared_e5
 from guards.classifier.evaluate import Rate, balanced_weights
 from guards.classifier.features import Floats
 from guards.classifier.logreg import FitParams, fit
-from guards.classifier.long_card import heldout_documents, write_long_card
-from guards.classifier.long_data import ALWAYS_TRAINED, Composed, Document, documents
-from guards.classifier.long_reader import NAME, PIECE_CHARS, LongReaderMeta, piece_probabilities, pieces, vectors_only
+from guards.classifier.long_card import write_long_card
+from guards.classifier.long_data import ALWAYS_TRAINED, Composed, Document, documents, heldout_documents
+from guards.classifier.long_reader import NAME, PIECE_CHARS, LongReaderMeta, piece_probabilities, vectors_only
 
 PARAMS = FitParams(l2=1e-3, steps=300, learning_rate=0.05, dense_scale=3.0)
 #: Thresholds tried, in steps of 0.01: a finer step would fit the few hundred held-out documents.
@@ -57,21 +58,19 @@ class Trainer:
         return self._cache.embed(texts)
 
     def piece_scores(self, weights: np.ndarray, document: Document) -> Floats:
-        return piece_probabilities(weights, self.vectors(pieces(document.text)), PARAMS.dense_scale)
+        return piece_probabilities(weights, self.vectors(document.pieces), PARAMS.dense_scale)
 
     def fit(self, docs: list[Document]) -> tuple[np.ndarray, Rows]:
         rows = Rows([t for t, _ in self._short], [label for _, label in self._short],
                     ["short texts"] * len(self._short))
         for doc in (d for d in docs if d.label == 0):
-            cut = pieces(doc.text)
-            rows.add(cut, [0] * len(cut), f"{doc.group} pieces")
+            rows.add(doc.pieces, [0] * len(doc.pieces), f"{doc.group} pieces")
         for made in self._composed:
             rows.add(list(made.pieces), [int(i in made.attack) for i in range(len(made.pieces))], "composed pieces")
         weights = self._fit(rows)
         attacks = [d for d in docs if d.label == 1]
         for doc in attacks:
-            cut = pieces(doc.text)
-            rows.add([cut[int(self.piece_scores(weights, doc).argmax())]], [1], f"{doc.group} top piece")
+            rows.add([doc.pieces[int(self.piece_scores(weights, doc).argmax())]], [1], f"{doc.group} top piece")
         return (self._fit(rows) if attacks else weights), rows
 
     def _fit(self, rows: Rows) -> np.ndarray:
@@ -96,25 +95,21 @@ def _threshold(trainer: Trainer, docs: list[Document], log: Log) -> tuple[float,
     return float(CANDIDATES[int(np.argmax(j))]), held
 
 
-def _group(document: Document) -> str:
-    return document.group
-
-
 def run(out_dir: Path, root: Path = datasets.DEFAULT_ROOT, cache_dir: Path | None = None,
         sample: int | None = None, log: Log = print) -> dict[str, str]:
     """Train, choose the threshold, write `long.json`, `long.weights.npy`, their pins and `long.md`."""
     docs, composed = documents(root)
-    docs = sampled_by(docs, sample, _group)
+    docs = sampled_by(docs, sample, attrgetter("group"))
     composed = composed[:sample] if sample else composed
-    short = [(e.text, e.label) for e in corpus("judge", root).train if len(e.text) <= EMBED_CHARS]
-    if sample:
-        short = short[:: max(1, len(short) // (sample * 20))]
-    heldout = {name: sampled_by(ds, sample, _group) for name, ds in heldout_documents(root).items()}
+    fitting = [e for e in corpus("judge", root).train if len(e.text) <= EMBED_CHARS]
+    short = [(e.text, e.label) for e in sampled_by(fitting, sample, attrgetter("source"))]
+    heldout = {name: sampled_by(ds, sample, attrgetter("group")) for name, ds in heldout_documents(root).items()}
     trainer = Trainer(EmbeddingCache(shared_e5(), cache_dir, log), short, composed)
     log(f"long reader: {len(short)} short texts, {len(docs)} documents, {len(composed)} composed")
     # Every text embedded in one pass: the cache writes its file after each call that embeds.
-    trainer.vectors([t for t, _ in short] + [p for d in docs + [d for ds in heldout.values() for d in ds]
-                                             for p in pieces(d.text)] + [p for c in composed for p in c.pieces])
+    every_document = docs + [d for ds in heldout.values() for d in ds]
+    trainer.vectors([t for t, _ in short] + [p for d in every_document for p in d.pieces]
+                    + [p for c in composed for p in c.pieces])
     threshold, held = _threshold(trainer, docs, log)
     weights, rows = trainer.fit(docs)
     counts: dict[str, Counter[str]] = defaultdict(Counter)

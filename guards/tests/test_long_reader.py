@@ -8,16 +8,15 @@ import shutil
 from pathlib import Path
 
 import pytest
-import yaml
 
 from cli.main import main
-from guards.classifier.data import WRITTEN
 from guards.classifier.embedders import EMBED_CHARS
+from guards.classifier.long_data import written_documents
 from guards.classifier.long_reader import NAME, PIECE_CHARS, LongReader, pieces
 from guards.classifier.offline_llm import JUDGE_MODEL_DIR, OfflineJudgeLlm
 from pipeline.core.errors import ConfigError
 
-PASTED = [t["text"] for t in yaml.safe_load((WRITTEN / "pasted.yaml").read_text("utf-8"))["texts"]]
+PASTED = [d.text for d in written_documents()]
 ORDER_MAIL = """Hi, I got this e-mail yesterday but the parcel still isn't here. Which day should I expect it?
 
 Subject: Your order ORD-10412 is on its way
