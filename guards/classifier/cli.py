@@ -26,9 +26,7 @@ def _train(args: argparse.Namespace) -> int:
 
     out = {"judge": JUDGE_MODEL_DIR, "guardrail": GUARDRAIL_MODEL_DIR}
     cache_dir = None if args.no_cache else Options().cache_dir
-    guards: list[Guard] = ["judge", "guardrail"] if args.guard == "all" else []
-    if args.guard in get_args(Guard):
-        guards = [args.guard]
+    guards = [g for g in get_args(Guard) if args.guard in (g, "all")]
     for guard in guards:
         options = Options(root=args.root, cache_dir=cache_dir,
                           out_dir=args.out or out[guard], sample=args.sample, designs=args.designs,

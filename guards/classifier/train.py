@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +18,7 @@ import numpy as np
 from guards.classifier import artefact, datasets, guards
 from guards.classifier.cache import DEFAULT_DIR, EmbeddingCache, Log
 from guards.classifier.card import Figure, write_card
-from guards.classifier.data import Corpus, Example, Guard, corpus, sampled_by
+from guards.classifier.data import Corpus, Guard, corpus, sampled_by
 from guards.classifier.embedders import Design, parts, shared_embedder
 from guards.classifier.evaluate import (
     Rate,
@@ -53,10 +54,6 @@ class Result:
     threshold: float
     figures: list[Figure]
     per_source: dict[str, Rate]
-
-
-def _source(example: Example) -> str:
-    return example.source
 
 
 def _features(texts: Sequence[str], design: Design | None, options: Options, shape: bool,
@@ -101,7 +98,9 @@ class Evaluation:
 
 def prepare(guard: Guard, options: Options) -> Prepared:
     data = corpus(guard, options.root)
-    data = Corpus(sampled_by(data.train, options.sample, _source), sampled_by(data.held_out, options.sample, _source))
+    by_source = attrgetter("source")
+    data = Corpus(sampled_by(data.train, options.sample, by_source),
+                  sampled_by(data.held_out, options.sample, by_source))
     sources = [e.source for e in data.train]
     labels = np.array([e.label for e in data.train], dtype=np.int64)
     boost = per_source(labels, sources, lambda s: DESK_BOOST if s.startswith("desk:") else 1.0)
