@@ -78,14 +78,13 @@ class _ClassifierLlm(BaseLlm):
         embedder = self.classifier.embedder
         return embedder if isinstance(embedder, E5Embedder) else None
 
-    def score(self, message: str) -> float:
-        """P(block) of the message."""
-        return self.classifier.score(message)
+    def scored(self, message: str) -> tuple[float, float, str]:
+        """P(block) of the message, the threshold it must reach to be blocked, and the model that
+        read it: what each guard overrides, so `decide` is the one place a verdict is made."""
+        return self.classifier.score(message), self.threshold, self.classifier.model_id
 
     def decide(self, message: str) -> ModelVerdict:
-        return self._verdict(self.score(message), self.threshold, self.classifier.model_id)
-
-    def _verdict(self, score: float, threshold: float, model_id: str) -> ModelVerdict:
+        score, threshold, model_id = self.scored(message)
         block = score >= threshold
         return ModelVerdict(verdict="block" if block else "allow", reason=self.reasons[block],
                             rules=[f"model:{model_id}"], score=round(score, 4))
@@ -113,12 +112,13 @@ class OfflineGuardrailLlm(_ClassifierLlm):
     subject_changes: SubjectChanges
 
     @override
-    def score(self, message: str) -> float:
+    def scored(self, message: str) -> tuple[float, float, str]:
         """The whole message, or what follows an announced change of subject read alone, whichever
         is further off topic (`guards/guardrail/subject.py`); the latter costs a second embedding."""
         whole = self.classifier.score(message)
         after = self.subject_changes.after(message)
-        return whole if after is None else max(whole, self.classifier.score(after))
+        score = whole if after is None else max(whole, self.classifier.score(after))
+        return score, self.threshold, self.classifier.model_id
 
 
 class OfflineJudgeLlm(_ClassifierLlm):
@@ -137,8 +137,8 @@ class OfflineJudgeLlm(_ClassifierLlm):
         return super().build(threshold, long_reader=LongReader.load(cls.directory), **fields)
 
     @override
-    def decide(self, message: str) -> ModelVerdict:
+    def scored(self, message: str) -> tuple[float, float, str]:
         if self.long_reader.reads_at_once(message):
-            return super().decide(message)
+            return super().scored(message)
         reader = self.long_reader
-        return self._verdict(reader.score(message), reader.meta.threshold, reader.model_id)
+        return reader.score(message), reader.meta.threshold, reader.model_id

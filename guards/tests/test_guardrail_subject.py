@@ -63,4 +63,4 @@ def test_a_shop_question_after_a_change_is_allowed(guardrail: OfflineGuardrailLl
 def test_without_a_change_the_score_is_the_whole_message(guardrail: OfflineGuardrailLlm) -> None:
     message = "Where is my order ORD-10042? It was due on Monday."
     assert CHANGES.after(message) is None
-    assert guardrail.score(message) == guardrail.classifier.score(message)
+    assert guardrail.scored(message)[0] == guardrail.classifier.score(message)
