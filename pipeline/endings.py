@@ -31,10 +31,10 @@ BLOCKED_ANSWERS: dict[StepName, str] = {
                  "about an order, please ask it again with the order number.",
 }
 #: A message the Judge stops that is longer than its offline model reads at once (`EMBED_CHARS`) is
-#: most often a pasted e-mail or document, and most customers who paste one are honest; the Judge's
-#: long reader still refuses about one in five of them (batch 21 `test`: 9 of 40; DESIGN.md,
-#: "Customers who paste a long document"). The answer then says how to be read. It tells an
-#: attacker nothing the length limit does not.
+#: most often a pasted e-mail or document, and most customers who send one are honest; the Judge's
+#: long reader still refuses one in five to three in ten of them (`test` halves: batch 21 9 of 40,
+#: batch 22 18 of 59; DESIGN.md, "Customers who paste a long document"). The answer then says how
+#: to be read. It tells an attacker nothing the length limit does not.
 PASTED_ADVICE = ("If you pasted an e-mail or a document, please ask your question again in a few words "
                  "of your own, with the order number if there is one.")
 GENERIC_MESSAGE = SupportdeskError.user_message
