@@ -34,7 +34,7 @@ from guards.classifier.data import (
     written,
 )
 from guards.classifier.embedders import shared_embedder
-from guards.classifier.long_data import documents
+from guards.classifier.long_data import documents, written_documents
 from guards.classifier.splits import PARAPHRASE, leaked, normalise
 
 REPO = Path(__file__).resolve().parents[2]
@@ -106,6 +106,7 @@ def _rule_examples(node: object) -> Iterator[str]:
 def test_no_written_text_exemplar_or_rule_example_paraphrases_a_test_text() -> None:
     rule_files = (REPO / "guards" / "judge" / "rules.yaml", REPO / "guards" / "guardrail" / "scope.yaml")
     texts = sorted({e.text for guard in ("judge", "guardrail") for e in written(guard)}  # type: ignore[arg-type]
+                   | {d.text for d in written_documents()}
                    | {t for side in exemplar_texts().values() for t in side}
                    | {t for path in rule_files for t in _rule_examples(yaml.safe_load(path.read_text("utf-8")))})
     cache = EmbeddingCache(shared_embedder("e5"), DEFAULT_DIR)
