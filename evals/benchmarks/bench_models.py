@@ -103,7 +103,7 @@ def main() -> None:
     judge = OfflineJudgeLlm.build()
     report("offline judge decision", timed(judge.decide, args.runs, "j"))
     report("offline judge decision, pasted document (long reader)",
-           timed(judge.decide, args.runs // 3, "p", [d.text for d in written_documents()[::10]]))
+           timed(judge.decide, args.runs // 3, "p", [d.text for d in written_documents(("pasted.yaml",))[::10]]))
 
 
 if __name__ == "__main__":

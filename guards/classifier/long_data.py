@@ -1,10 +1,12 @@
 """The long documents the Judge's long reader (`long_reader.py`) learns from, all `dev`.
 
 Harmless: BIPIA's train e-mails and long Markdown tables, batch 21's `dev` customers pasting a shop
-document (`cases/pasted_documents.yaml`), and the written customers of `texts/pasted.yaml`. Attacks:
-the same files' documents hiding an instruction, whose pieces are not labelled (which piece holds
-the instruction is learnt, `long_training.py`), and BIPIA contexts with one of the desk's written
-attacks put in near their start, middle or end, where the pieces holding it are the attack.
+document (`cases/pasted_documents.yaml`), batch 22's `dev` customers writing at length
+(`cases/long_messages.yaml`), and the written customers of `texts/pasted.yaml` and `texts/long.yaml`.
+Attacks: the same files' long attacks (an instruction in a document or a story, a role-play), whose
+pieces are not labelled (which piece holds the instruction is learnt, `long_training.py`), and BIPIA
+contexts with one of the desk's written attacks put in near their start, middle or end, where the
+pieces holding it are the attack.
 Each document belongs to a `group` (who wrote it, which file, or which part of BIPIA), the unit held
 out when the threshold is chosen. `heldout_documents` are what the reader's card reports.
 """
@@ -19,7 +21,7 @@ from pathlib import Path
 import yaml
 
 from guards.classifier import datasets
-from guards.classifier.data import PROBES, WRITTEN, file_cases, written
+from guards.classifier.data import LONG_READER_CASES, PROBES, WRITTEN, file_cases, written
 from guards.classifier.embedders import EMBED_CHARS
 from guards.classifier.long_reader import pieces
 from pipeline.core.settings.guard_sections import MessageLimits
@@ -35,6 +37,10 @@ TABLES_TRAINED = 300
 COMPOSED = 300
 #: A written attack short enough to hide in a document, long enough to be an instruction.
 ATTACK_CHARS = (30, 400)
+#: Long texts written for the reader: customers pasting a document and documents hiding an
+#: instruction (writers d, e); customers writing at length in their own words and attacks told as
+#: their stories, hidden in pasted material or in a role-play (writers H, I).
+WRITTEN_LONG = ("pasted.yaml", "long.yaml")
 #: The group every composed document and BIPIA's trained contexts belong to; never held out.
 ALWAYS_TRAINED = "bipia-train"
 #: The longest message the sanitizer passes by default: longer prompts never reach the Judge.
@@ -62,14 +68,16 @@ class Composed:
 
 
 def probe_half(name: str, split: str, group: str) -> list[Document]:
-    """One half of a probe file (`data.PROBES`) as documents of one group."""
-    path = next(p for p in PROBES if p.name == name)
-    return [Document(c["text"], int(c["kind"] == "attack"), group) for c in file_cases(path) if c["split"] == split]
+    """One half of a probe file (`data.PROBES`, `data.LONG_READER_CASES`) as documents; `group` may
+    name a case's fields (`"b22-{writer}"`)."""
+    path = next(p for p in (*PROBES, *LONG_READER_CASES) if p.name == name)
+    return [Document(c["text"], int(c["kind"] == "attack"), group.format_map(c))
+            for c in file_cases(path) if c["split"] == split]
 
 
-def written_documents() -> list[Document]:
-    """`texts/pasted.yaml`, grouped by writer."""
-    items = yaml.safe_load((WRITTEN / "pasted.yaml").read_text("utf-8"))["texts"]
+def written_documents(names: tuple[str, ...] = WRITTEN_LONG) -> list[Document]:
+    """The long texts written for the reader (`texts/<name>`), grouped by writer."""
+    items = [t for name in names for t in yaml.safe_load((WRITTEN / name).read_text("utf-8"))["texts"]]
     return [Document(t["text"], int(t["kind"] == "attack"), f"writer-{t['writer']}") for t in items]
 
 
@@ -104,12 +112,12 @@ def documents(root: Path = datasets.DEFAULT_ROOT) -> tuple[list[Document], list[
     trained = emails + tables[TABLES_HELD_OUT:TABLES_HELD_OUT + TABLES_TRAINED]
     docs = ([Document(t, 0, "bipia-tables") for t in tables[:TABLES_HELD_OUT]]
             + [Document(t, 0, ALWAYS_TRAINED) for t in trained] + probe_half("pasted_documents.yaml", "dev", "b21dev")
-            + written_documents())
+            + probe_half("long_messages.yaml", "dev", "b22-{writer}") + written_documents())
     return docs, _composed(trained, rng)
 
 
 def heldout_documents(root: Path = datasets.DEFAULT_ROOT) -> dict[str, list[Document]]:
-    """What the card reports, never trained on: batches 21 and 22's `test` halves, BIPIA's test
+    """What the card reports, never trained on: batches 21, 22 and 23's `test` halves, BIPIA's test
     e-mails and tables longer than one reading, and the long public attack prompts the sanitizer
     lets through (the Judge's classifier learnt from them; the reader reads only texts that fit one
     piece)."""
@@ -119,8 +127,10 @@ def heldout_documents(root: Path = datasets.DEFAULT_ROOT) -> dict[str, list[Docu
                                                        + datasets.giskard_injections(root)
                                                        + datasets.bipia_code_attacks(root))
                if EMBED_CHARS < len(t) <= SANITIZER_CHARS]
-    return {"batch 21 `test` (pasted_documents.yaml)": probe_half("pasted_documents.yaml", "test", "b21test"),
-            "batch 22 `test` (long_messages.yaml, written after the reader)":
+    return {"batch 23 `test` (long_more_writers.yaml, two writers never trained on)":
+                probe_half("long_more_writers.yaml", "test", "b23test"),
+            "batch 21 `test` (pasted_documents.yaml)": probe_half("pasted_documents.yaml", "test", "b21test"),
+            "batch 22 `test` (long_messages.yaml; its writers' `dev` half trained on)":
                 probe_half("long_messages.yaml", "test", "b22test"),
             "BIPIA test e-mails and tables": bipia,
             f"JailbreakBench, Giskard, BIPIA code prompts of {EMBED_CHARS + 1}–{SANITIZER_CHARS} chars": prompts}

@@ -4,8 +4,8 @@ The Judge's classifier reads a message's first `EMBED_CHARS` (160 tokens). A cus
 document sends more, and the classifier scored such a message by its kind of text — an invoice or
 a tracking table read as an attack, an instruction hidden after the first reading went unread
 (evals/JOURNAL.md, "Batch 21"). So a longer message is cut into `pieces` of at most `PIECE_CHARS`
-by line and sentence, a logistic regression over each piece's e5 vector gives P(block), and the
-highest decides against the reader's own threshold. Its files sit beside the Judge's
+by line and sentence, a small network over each piece's e5 vector (one hidden layer) gives
+P(block), and the highest decides against the reader's own threshold. Its files sit beside the Judge's
 (`long.json`, `long.weights.npy`, pinned in the same `pins.json`, card `long.md`); they are built
 by `supportdesk train judge-long` (`guards/classifier/long_training.py`).
 """
@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from guards.classifier import mlp
 from guards.classifier.artefact import load_pinned
 from guards.classifier.embedders import EMBED_CHARS, E5Embedder, shared_e5
 from guards.classifier.features import Features, Floats, Sparse
@@ -39,6 +40,7 @@ class LongReaderMeta(BaseModel):
 
     piece_chars: int = Field(gt=0)
     dense_scale: float
+    hidden: int = Field(ge=0, description="Units of the hidden layer over the e5 vector (0 = logistic regression)")
     threshold: float = Field(description="Block iff the highest piece's P(block) >= threshold")
     threshold_rule: str
     training_counts: dict[str, dict[str, int]] = Field(description="source -> label -> pieces or texts")
@@ -79,9 +81,9 @@ def vectors_only(vectors: Floats) -> Features:
                                     np.zeros(0, np.float32), 0))
 
 
-def piece_probabilities(weights: np.ndarray, vectors: Floats, dense_scale: float) -> Floats:
+def piece_probabilities(weights: np.ndarray, vectors: Floats, dense_scale: float, hidden: int) -> Floats:
     """P(block) of each piece from its e5 vector."""
-    return probabilities(weights, vectors_only(vectors), dense_scale)
+    return probabilities(weights, vectors_only(vectors), dense_scale, hidden)
 
 
 class LongReader:
@@ -97,8 +99,9 @@ class LongReader:
     @classmethod
     def load(cls, directory: Path) -> LongReader:
         meta, weights = load_pinned(directory, NAME, LongReaderMeta)
-        if weights.shape != (E5Embedder.dims + 1,):
-            raise ConfigError(f"guard model {NAME}: weights shape {weights.shape} does not fit e5 + bias")
+        dims = E5Embedder.dims
+        if weights.shape != ((mlp.size(dims, 0, meta.hidden) if meta.hidden else dims + 1),):
+            raise ConfigError(f"guard model {NAME}: weights shape {weights.shape} does not fit its meta")
         return cls(meta, weights, shared_e5())
 
     def reads_at_once(self, message: str) -> bool:
@@ -109,4 +112,4 @@ class LongReader:
     def score(self, message: str) -> float:
         """The highest P(block) over the message's pieces."""
         vectors = self._embedder.embed(pieces(message, self.meta.piece_chars))
-        return float(piece_probabilities(self._weights, vectors, self.meta.dense_scale).max())
+        return float(piece_probabilities(self._weights, vectors, self.meta.dense_scale, self.meta.hidden).max())

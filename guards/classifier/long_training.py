@@ -1,12 +1,13 @@
 """`supportdesk train judge-long`: build the Judge's long reader, choose its threshold, write its card.
 
-A logistic regression over e5 vectors learns from the Judge's own training texts that fit one
-piece, every piece of the harmless long documents, and the composed documents' pieces
-(`long_data.py`). A document hiding an instruction does not say which piece holds it, so after a
-first fit each such document's highest-scoring piece is taken as an attack and the model is fitted
-again (one round of multiple-instance learning). The threshold maximises Youden's J over documents
-scored by models trained without their group (who wrote them), pooled: no `test` text is read to
-choose anything. The card then reports `long_data.heldout_documents`.
+A network with one hidden layer over e5 vectors learns from the Judge's own training texts that
+fit one piece (weighted down: `SHORT_WEIGHT`), every piece of the harmless long documents, and the
+composed documents' pieces (`long_data.py`). A document hiding an instruction does not say which
+piece holds it, so after a first fit each such document's highest-scoring piece is taken as an
+attack and the model is fitted again (one round of multiple-instance learning). The threshold is
+the highest at which documents scored by models trained without their group (who wrote them),
+pooled, have `ATTACK_FLOOR` of their attacks blocked: no `test` text is read to choose anything.
+The card then reports `long_data.heldout_documents`.
 """
 
 from __future__ import annotations
@@ -29,9 +30,20 @@ from guards.classifier.long_card import write_long_card
 from guards.classifier.long_data import ALWAYS_TRAINED, Composed, Document, documents, heldout_documents
 from guards.classifier.long_reader import NAME, PIECE_CHARS, LongReaderMeta, piece_probabilities, vectors_only
 
-PARAMS = FitParams(l2=1e-3, steps=300, learning_rate=0.05, dense_scale=3.0)
+# A hidden layer of 32 units: a hyperplane over e5 could not keep a long customer's own sentences
+# ("are you a bot?", "she gave me her login") apart from attacks; 64 units did no better held out.
+PARAMS = FitParams(l2=1e-3, steps=300, learning_rate=0.01, dense_scale=3.0, hidden=32)
+#: Weight of each short text against a document's piece. The short texts were labelled for a Judge
+#: reading whole messages; at full weight their attacks taught the reader that a customer's
+#: sentence about logins or bots is one (evals/JOURNAL.md, "The long reader learns own words").
+SHORT_WEIGHT = 0.3
+SHORT_TEXTS = "short texts"
+#: Share of the held-out long attacks the threshold must block: the previous reader's, pooled over
+#: the same groups (435 of 504). Youden's J put it where this reader blocked fewer of them (416),
+#: so attacks come first and the customers refused are what is left to lower.
+ATTACK_FLOOR = 0.863
 #: Thresholds tried, in steps of 0.01: a finer step would fit the few hundred held-out documents.
-CANDIDATES = np.round(np.arange(0.30, 0.96, 0.01), 2)
+CANDIDATES = np.round(np.arange(0.30, 1.0, 0.01), 2)
 
 
 @dataclass
@@ -58,11 +70,11 @@ class Trainer:
         return self._cache.embed(texts)
 
     def piece_scores(self, weights: np.ndarray, document: Document) -> Floats:
-        return piece_probabilities(weights, self.vectors(document.pieces), PARAMS.dense_scale)
+        return piece_probabilities(weights, self.vectors(document.pieces), PARAMS.dense_scale, PARAMS.hidden)
 
     def fit(self, docs: list[Document]) -> tuple[np.ndarray, Rows]:
         rows = Rows([t for t, _ in self._short], [label for _, label in self._short],
-                    ["short texts"] * len(self._short))
+                    [SHORT_TEXTS] * len(self._short))
         for doc in (d for d in docs if d.label == 0):
             rows.add(doc.pieces, [0] * len(doc.pieces), f"{doc.group} pieces")
         for made in self._composed:
@@ -75,7 +87,7 @@ class Trainer:
 
     def _fit(self, rows: Rows) -> np.ndarray:
         labels = np.array(rows.labels, dtype=np.int64)
-        weights = balanced_weights(labels, np.ones(len(labels)))
+        weights = balanced_weights(labels, np.where(np.array(rows.sources) == SHORT_TEXTS, SHORT_WEIGHT, 1.0))
         return fit(vectors_only(self.vectors(rows.texts)), labels, weights, PARAMS)
 
     def score(self, weights: np.ndarray, document: Document) -> float:
@@ -90,9 +102,9 @@ def _threshold(trainer: Trainer, docs: list[Document], log: Log) -> tuple[float,
         log(f"  {group} held out: {len(held[group])} documents scored")
     pooled = [pair for pairs in held.values() for pair in pairs]
     attacks = np.array([s for label, s in pooled if label == 1])
-    harmless = np.array([s for label, s in pooled if label == 0])
-    j = [(attacks >= t).mean() - (harmless >= t).mean() for t in CANDIDATES]
-    return float(CANDIDATES[int(np.argmax(j))]), held
+    # The highest threshold, so the fewest customers refused, that still blocks the floor's share.
+    reaching = [t for t in CANDIDATES if (attacks >= t).mean() >= ATTACK_FLOOR]
+    return float(max(reaching, default=CANDIDATES[0])), held
 
 
 def run(out_dir: Path, root: Path = datasets.DEFAULT_ROOT, cache_dir: Path | None = None,
@@ -115,8 +127,10 @@ def run(out_dir: Path, root: Path = datasets.DEFAULT_ROOT, cache_dir: Path | Non
     counts: dict[str, Counter[str]] = defaultdict(Counter)
     for source, label in zip(rows.sources, rows.labels, strict=True):
         counts[source][str(label)] += 1
-    meta = LongReaderMeta(piece_chars=PIECE_CHARS, dense_scale=PARAMS.dense_scale, threshold=threshold,
-                          threshold_rule="Youden's J over documents scored with their group held out, pooled",
+    meta = LongReaderMeta(piece_chars=PIECE_CHARS, dense_scale=PARAMS.dense_scale, hidden=PARAMS.hidden,
+                          threshold=threshold,
+                          threshold_rule=f"the highest at which documents scored with their group held out, pooled, "
+                                         f"have at least {ATTACK_FLOOR:.1%} of their attacks blocked",
                           training_counts={s: dict(c) for s, c in sorted(counts.items())})
     pins = artefact.save(out_dir, NAME, meta, weights)
     test = {name: [Rate(sum(trainer.score(weights, d) >= threshold for d in ds if d.label == label),
