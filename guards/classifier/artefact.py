@@ -17,10 +17,9 @@ from typing import TypeVar
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from guards.classifier import mlp
+from guards.classifier import logreg
 from guards.classifier.embedders import Design, TextVectors, shared_embedder
 from guards.classifier.features import SHAPE, Features, Floats, NgramSpec, ngrams, shape_columns
-from guards.classifier.logreg import probabilities
 from guards.embedding.pins import verified_bytes
 from pipeline.core.errors import ConfigError
 
@@ -104,9 +103,7 @@ class Classifier:
     @classmethod
     def load(cls, directory: Path, name: str) -> Classifier:
         meta, weights = load_pinned(directory, name, ModelMeta)
-        dense = meta.dense_width
-        width = mlp.size(dense, meta.buckets, meta.hidden) if meta.hidden else dense + meta.buckets + 1
-        if weights.shape != (width,):
+        if weights.shape != (logreg.size(meta.dense_width, meta.buckets, meta.hidden),):
             raise ConfigError(f"guard model {name}: weights shape {weights.shape} does not fit its meta")
         embedder = shared_embedder(meta.design) if meta.design else None
         return cls(meta, weights, embedder)
@@ -119,7 +116,7 @@ class Classifier:
         dense = (self._embedder.embed(texts) if self._embedder
                  else np.zeros((len(texts), 0), dtype=np.float32))
         features = featurize(texts, dense, self.meta.spec, self.meta.shape)
-        return probabilities(self._weights, features, self.meta.dense_scale, self.meta.hidden)
+        return logreg.probabilities(self._weights, features, self.meta.dense_scale, self.meta.hidden)
 
     def score(self, text: str) -> float:
         return float(self.scores([text])[0])

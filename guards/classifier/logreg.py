@@ -59,6 +59,11 @@ class _Design:
         return grad
 
 
+def size(dims: int, width: int, hidden: int = 0) -> int:
+    """Length of the weight vector over `dims` embedding columns and `width` n-gram buckets."""
+    return mlp.size(dims, width, hidden) if hidden else dims + width + 1
+
+
 def probabilities(weights: Weights, features: Features, dense_scale: float, hidden: int = 0) -> Floats:
     if hidden:
         return mlp.probabilities(weights, features, dense_scale, hidden)

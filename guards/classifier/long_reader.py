@@ -19,11 +19,10 @@ from pathlib import Path
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from guards.classifier import mlp
+from guards.classifier import logreg
 from guards.classifier.artefact import load_pinned
 from guards.classifier.embedders import EMBED_CHARS, E5Embedder, shared_e5
 from guards.classifier.features import Features, Floats, Sparse
-from guards.classifier.logreg import probabilities
 from pipeline.core.errors import ConfigError
 
 NAME = "long"
@@ -83,7 +82,7 @@ def vectors_only(vectors: Floats) -> Features:
 
 def piece_probabilities(weights: np.ndarray, vectors: Floats, dense_scale: float, hidden: int) -> Floats:
     """P(block) of each piece from its e5 vector."""
-    return probabilities(weights, vectors_only(vectors), dense_scale, hidden)
+    return logreg.probabilities(weights, vectors_only(vectors), dense_scale, hidden)
 
 
 class LongReader:
@@ -99,8 +98,7 @@ class LongReader:
     @classmethod
     def load(cls, directory: Path) -> LongReader:
         meta, weights = load_pinned(directory, NAME, LongReaderMeta)
-        dims = E5Embedder.dims
-        if weights.shape != ((mlp.size(dims, 0, meta.hidden) if meta.hidden else dims + 1),):
+        if weights.shape != (logreg.size(E5Embedder.dims, 0, meta.hidden),):
             raise ConfigError(f"guard model {NAME}: weights shape {weights.shape} does not fit its meta")
         return cls(meta, weights, shared_e5())
 
