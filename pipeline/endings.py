@@ -32,9 +32,9 @@ BLOCKED_ANSWERS: dict[StepName, str] = {
 }
 #: A message the Judge stops that is longer than its offline model reads at once (`EMBED_CHARS`) is
 #: most often a pasted e-mail or document, and most customers who send one are honest; the Judge's
-#: long reader still refuses one in five to three in ten of them (`test` halves: batch 21 9 of 40,
-#: batch 22 18 of 59; DESIGN.md, "Customers who paste a long document"). The answer then says how
-#: to be read. It tells an attacker nothing the length limit does not.
+#: long reader still refuses about one in six of them (`test` halves: batch 21 9 of 40, batch 22
+#: 9 of 59, batch 23 10 of 77; DESIGN.md, "Customers who paste a long document"). The answer then
+#: says how to be read. It tells an attacker nothing the length limit does not.
 PASTED_ADVICE = ("If you pasted an e-mail or a document, please ask your question again in a few words "
                  "of your own, with the order number if there is one.")
 GENERIC_MESSAGE = SupportdeskError.user_message

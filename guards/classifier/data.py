@@ -66,7 +66,8 @@ def file_cases(path: Path) -> list[dict[str, Any]]:
 #: The one probe file whose `dev` half the committed models were trained on. Every later file came
 #: after the weights, or was trained on and not adopted (evals/JOURNAL.md: "Shop-policy questions",
 #: "Batch 16" to "Batch 22"), so only its `test` half is read, as held-out figures. (The Judge's long
-#: reader learns from `pasted_documents.yaml`'s `dev` half: `long_data.py`.)
+#: reader learns from the `dev` halves of `pasted_documents.yaml` and `long_messages.yaml`:
+#: `long_data.py`.)
 TRAINED_PROBES = frozenset({"probes.yaml"})
 UNTRAINED = frozenset(path.name for path in PROBES) - TRAINED_PROBES
 #: Probe files only the Guardrail reads, both halves: topic batches, which say nothing about attacks
