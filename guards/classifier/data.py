@@ -48,13 +48,16 @@ PROBES = tuple(Path(__file__).resolve().with_name("cases") / name
                             "agent_attacks.yaml", "first_contact.yaml", "shop_framed.yaml",
                             "money_talk.yaml", "customer_stories.yaml", "everyday.yaml", "accounts.yaml",
                             "customers_and_attacks.yaml", "pasted_documents.yaml", "long_messages.yaml"))
-#: Long messages measured where such a message is decided, by the Judge's long reader and through
-#: both guards, and not on the guard cards, which score a text as written with the classifier
-#: (`long_more_writers.yaml`: batch 23, two writers, written to decide on a long reader).
-LONG_READER_CASES = (Path(__file__).resolve().with_name("cases") / "long_more_writers.yaml",)
+#: Blind batches measured through both guards (`evals.reports.blind_batch`) and not on the guard
+#: cards: a card reads every probe file's `test` half, so a new one would mean rebuilding both cards,
+#: and these batches are kept to confirm the next candidate (`long_more_writers.yaml`: batch 23, long
+#: messages by two writers, also measured by the Judge's long reader; `shop_or_elsewhere.yaml`: batch
+#: 24, a week's customers and other firms' turns in the same words).
+OFF_CARD_CASES = tuple(Path(__file__).resolve().with_name("cases") / name
+                       for name in ("long_more_writers.yaml", "shop_or_elsewhere.yaml"))
 #: Every case file of the desk: the Judge's, the Guardrail's, the offline models', the probes.
 CASE_FILES = (*sorted(JUDGE_CASES.glob("*.yaml")), REPO / "pipeline" / "tests" / "cases" / "guardrail.yaml",
-              GUARDRAIL_CASES, JUDGE_MODEL_CASES, *PROBES, *LONG_READER_CASES)
+              GUARDRAIL_CASES, JUDGE_MODEL_CASES, *PROBES, *OFF_CARD_CASES)
 
 
 def file_cases(path: Path) -> list[dict[str, Any]]:

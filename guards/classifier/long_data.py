@@ -21,7 +21,7 @@ from pathlib import Path
 import yaml
 
 from guards.classifier import datasets
-from guards.classifier.data import LONG_READER_CASES, PROBES, WRITTEN, file_cases, written
+from guards.classifier.data import OFF_CARD_CASES, PROBES, WRITTEN, file_cases, written
 from guards.classifier.embedders import EMBED_CHARS
 from guards.classifier.long_reader import pieces
 from pipeline.core.settings.guard_sections import MessageLimits
@@ -68,9 +68,9 @@ class Composed:
 
 
 def probe_half(name: str, split: str, group: str) -> list[Document]:
-    """One half of a probe file (`data.PROBES`, `data.LONG_READER_CASES`) as documents; `group` may
+    """One half of a probe file (`data.PROBES`, `data.OFF_CARD_CASES`) as documents; `group` may
     name a case's fields (`"b22-{writer}"`)."""
-    path = next(p for p in (*PROBES, *LONG_READER_CASES) if p.name == name)
+    path = next(p for p in (*PROBES, *OFF_CARD_CASES) if p.name == name)
     return [Document(c["text"], int(c["kind"] == "attack"), group.format_map(c))
             for c in file_cases(path) if c["split"] == split]
 
