@@ -1,12 +1,15 @@
 """Score a batch of texts written blind, once, with the committed guards, before anything else.
 
-    .venv/bin/python -m evals.reports.blind_batch BATCH.yaml [--out DECISIONS.json]
+    .venv/bin/python -m evals.reports.blind_batch BATCH.yaml [...] [--split test] [--out DECISIONS.json]
+        [--judge-model DIR] [--guardrail-model DIR]
 
 A batch is `cases:` of `text`, `kind` (attack | retail | offtopic), `family` and `lang`, the schema
 of `guards/classifier/cases/`. Each text goes the way a turn goes up to the agent: the sanitizer,
 the Security Judge (patterns, fast path, model), then the Guardrail; it is blocked when any of them
 stops it. Read the figures once, before the batch is split or a rule is written from it: they are
-what its header and DESIGN.md report. The models are the configured ones (offline without keys).
+what its header and DESIGN.md report. The models are the configured ones (offline without keys),
+or a candidate's (`supportdesk train GUARD --out DIR`) for the guard named: how a candidate is
+measured against the rule written before it, on the same texts and in the same chain.
 """
 
 from __future__ import annotations
@@ -14,11 +17,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Literal
 
 import yaml
+from google.adk.models.base_llm import BaseLlm
 from pydantic import BaseModel
 
 from guards.judge.engine import JudgeEngine
@@ -28,9 +32,11 @@ from guards.sanitizer import sanitize
 from pipeline.core.intervals import wilson
 from pipeline.core.settings.guard_sections import MessageLimits, ModelSection
 from pipeline.guardrail import Guardrail
-from pipeline.models.factory import build_llm
+from pipeline.models.factory import build_llm, build_offline
 
 Stage = Literal["sanitizer", "judge", "guardrail", "passed"]
+GuardRole = Literal["judge", "guardrail"]
+GUARDS: tuple[GuardRole, ...] = ("judge", "guardrail")
 
 
 class Case(BaseModel):
@@ -52,12 +58,18 @@ class Decision(Case):
 
 
 class Gate:
-    """The guards in a turn's order, built once from the configured models."""
+    """The guards in a turn's order, built once from the configured models, or from a candidate's
+    offline model files for a guard named in `candidates` (role -> `supportdesk train --out` folder)."""
 
-    def __init__(self, rules: RuleSet, models: ModelSection, limits: MessageLimits) -> None:
+    def __init__(self, rules: RuleSet, models: ModelSection, limits: MessageLimits,
+                 candidates: Mapping[GuardRole, Path] | None = None) -> None:
+        def model(role: GuardRole) -> BaseLlm:
+            folder = (candidates or {}).get(role)
+            return build_llm(models, role) if folder is None else build_offline(models, role, folder)
+
         self._limits = limits
-        self._judge = JudgeEngine(rules, LlmJudgeTier(build_llm(models, "judge")))
-        self._guardrail = Guardrail(build_llm(models, "guardrail"), rules.fast_path)
+        self._judge = JudgeEngine(rules, LlmJudgeTier(model("judge")))
+        self._guardrail = Guardrail(model("guardrail"), rules.fast_path)
 
     async def stage(self, text: str) -> tuple[Stage, list[str]]:
         cleaned = sanitize(text, max_chars=self._limits.max_message_chars, max_bytes=self._limits.max_message_bytes)
@@ -99,19 +111,33 @@ def report(decisions: Sequence[Decision]) -> str:
     return "\n".join(lines)
 
 
+def read_cases(batches: Iterable[Path], split: str | None = None) -> list[Case]:
+    """The cases of every batch file, in order; only those of `split` when it is given."""
+    return [Case.model_validate(case) for batch in batches
+            for case in yaml.safe_load(batch.read_text("utf-8"))["cases"] if split in (None, case.get("split"))]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("batch", type=Path, help="YAML file with `cases:` (text, kind, family, lang)")
+    parser.add_argument("batch", type=Path, nargs="+", help="YAML files with `cases:` (text, kind, family, lang)")
+    parser.add_argument("--split", choices=["dev", "test"], help="only the cases of this split")
     parser.add_argument("--out", type=Path, help="write every decision here as JSON")
+    for role in GUARDS:
+        parser.add_argument(f"--{role}-model", type=Path, help=f"a candidate {role} model folder (train --out)")
     args = parser.parse_args(argv)
-    run([Case.model_validate(case) for case in yaml.safe_load(args.batch.read_text("utf-8"))["cases"]], args.out)
+    cases = read_cases(args.batch, args.split)
+    folders: dict[GuardRole, Path | None] = {"judge": args.judge_model, "guardrail": args.guardrail_model}
+    candidates = {role: folder for role, folder in folders.items() if folder is not None}
+    run(cases, args.out, candidates)
     return 0
 
 
-def run(cases: Sequence[Case], out: Path | None) -> None:
-    """Score `cases` with the configured guards, print the report, and write every decision to `out`."""
+def run(cases: Sequence[Case], out: Path | None,
+        candidates: Mapping[GuardRole, Path] | None = None) -> None:
+    """Score `cases` with the configured guards (or `candidates`, as `Gate` takes them), print the
+    report, and write every decision to `out`."""
     # The configured models, read from the environment as the desk reads them (offline without keys).
-    gate = Gate(RuleSet.load(), ModelSection(), MessageLimits())  # type: ignore[call-arg]
+    gate = Gate(RuleSet.load(), ModelSection(), MessageLimits(), candidates)  # type: ignore[call-arg]
     decisions = asyncio.run(score(gate, cases))
     print(report(decisions))
     if out:

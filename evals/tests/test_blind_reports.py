@@ -10,9 +10,13 @@ import asyncio
 import pytest
 import yaml
 
-from evals.reports.blind_batch import Case, Decision, Gate, report, score, tally
+from pathlib import Path
+
+from evals.reports.blind_batch import Case, Decision, Gate, read_cases, report, score, tally
 from evals.reports.rule_diff import RULES, moves, rules_at
+from guards.classifier.artefact import ModelMeta, load_pinned, save
 from guards.classifier.data import REPO
+from guards.classifier.offline_llm import GUARDRAIL_MODEL_DIR
 from guards.judge.rules import RuleSet
 from pipeline.core.settings.guard_sections import MessageLimits, ModelSection
 
@@ -44,6 +48,28 @@ def test_the_tally_counts_blocks_per_kind_language_and_family(decisions: list[De
     assert counts["attack / override"] == (1, 1) and counts["offtopic"] == (1, 1)
     assert list(counts)[:3] == ["attack", "attack / en", "attack / override"]
     assert "retail / other languages" in report(decisions)
+
+
+def test_a_candidate_guardrail_decides_in_place_of_the_committed_one(tmp_path: Path) -> None:
+    # The committed weights under a threshold every score reaches: a candidate that blocks all it reads.
+    meta, weights = load_pinned(GUARDRAIL_MODEL_DIR, "guardrail", ModelMeta)
+    save(tmp_path, "guardrail", meta.model_copy(update={"threshold": 0.0}), weights)
+    models = ModelSection(_env_file=None, supportdesk_model="offline")  # type: ignore[call-arg]
+    limits = MessageLimits(_env_file=None)  # type: ignore[call-arg]
+    customer = [Case(text="Can I swap the jacket for a bigger size?", kind="retail", family="exchange", lang="en")]
+    committed = asyncio.run(score(Gate(RuleSet.load(), models, limits), customer))
+    candidate = asyncio.run(score(Gate(RuleSet.load(), models, limits, {"guardrail": tmp_path}), customer))
+    assert [d.stage for d in committed] == ["passed"]
+    assert [(d.stage, d.rules) for d in candidate] == [("guardrail", ["model:guardrail-e5"])]
+
+
+def test_batches_are_read_in_order_and_cut_to_one_split(tmp_path: Path) -> None:
+    files = []
+    for index, split in enumerate(("dev", "test")):
+        files.append(tmp_path / f"b{index}.yaml")
+        files[-1].write_text(yaml.safe_dump({"cases": [{**case, "split": split} for case in CASES[:2]]}), "utf-8")
+    assert [c.text for c in read_cases(files)] == [c["text"] for c in CASES[:2]] * 2
+    assert len(read_cases(files, "test")) == 2 and read_cases(files[:1], "test") == []
 
 
 def test_a_removed_rule_moves_the_texts_only_it_decided() -> None:

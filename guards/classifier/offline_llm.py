@@ -59,10 +59,10 @@ class _ClassifierLlm(BaseLlm):
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     @classmethod
-    def build(cls, threshold: float | None = None, **fields: object) -> Self:
-        """The committed classifier (it loads its own pinned embedder, shared per process); `fields`
-        are the model's own (the Guardrail's `subject_changes`)."""
-        classifier = Classifier.load(cls.directory, cls.guard)
+    def build(cls, threshold: float | None = None, directory: Path | None = None, **fields: object) -> Self:
+        """The committed classifier, or a candidate's from `directory` (it loads its own pinned
+        embedder, shared per process); `fields` are the model's own (the Guardrail's `subject_changes`)."""
+        classifier = Classifier.load(directory or cls.directory, cls.guard)
         return cls.model_validate({"classifier": classifier,
                                    "threshold": classifier.meta.threshold if threshold is None else threshold,
                                    **fields})
@@ -133,8 +133,8 @@ class OfflineJudgeLlm(_ClassifierLlm):
 
     @classmethod
     @override
-    def build(cls, threshold: float | None = None, **fields: object) -> Self:
-        return super().build(threshold, long_reader=LongReader.load(cls.directory), **fields)
+    def build(cls, threshold: float | None = None, directory: Path | None = None, **fields: object) -> Self:
+        return super().build(threshold, directory, long_reader=LongReader.load(directory or cls.directory), **fields)
 
     @override
     def scored(self, message: str) -> tuple[float, float, str]:

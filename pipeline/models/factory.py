@@ -9,6 +9,7 @@ Build each role once per process and share it; a model instance serves concurren
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
 from google.adk.models.base_llm import BaseLlm
@@ -24,15 +25,17 @@ from pipeline.models.offline_support import OfflineSupportLlm
 Role = Literal["agent", "guardrail", "judge"]
 
 
-def build_offline(settings: ModelSection, role: Role) -> BaseLlm:
+def build_offline(settings: ModelSection, role: Role, directory: Path | None = None) -> BaseLlm:
     """The offline model of `role`. The agent's intents and the guard classifiers read the same
-    process-wide multilingual e5 embedder, so a message the Guardrail embedded is not embedded again."""
+    process-wide multilingual e5 embedder, so a message the Guardrail embedded is not embedded again.
+    `directory`: a guard's candidate model files (`supportdesk train --out`) instead of the committed ones."""
     if role == "agent":
         return OfflineSupportLlm.build(shared_e5())
     if role == "guardrail":
-        return OfflineGuardrailLlm.build(settings.guardrail_threshold, subject_changes=scope().subject_changes)
+        return OfflineGuardrailLlm.build(settings.guardrail_threshold, directory,
+                                         subject_changes=scope().subject_changes)
     if role == "judge":
-        return OfflineJudgeLlm.build(settings.judge_model_threshold)
+        return OfflineJudgeLlm.build(settings.judge_model_threshold, directory)
     raise ConfigError(f"unknown model role {role!r}")
 
 
