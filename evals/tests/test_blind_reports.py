@@ -6,11 +6,10 @@ Real guards: the rules in the tree, the offline models, the sanitizer.
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 import yaml
-
-from pathlib import Path
 
 from evals.reports.blind_batch import Case, Decision, Gate, read_cases, report, score, tally
 from evals.reports.rule_diff import RULES, moves, rules_at
