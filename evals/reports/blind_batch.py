@@ -21,10 +21,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from google.adk.models.base_llm import BaseLlm
 from pydantic import BaseModel
 
+from guards.classifier.data import file_cases
 from guards.judge.engine import JudgeEngine
 from guards.judge.model_tier import LlmJudgeTier
 from guards.judge.rules import RuleSet
@@ -114,7 +114,7 @@ def report(decisions: Sequence[Decision]) -> str:
 def read_cases(batches: Iterable[Path], split: str | None = None) -> list[Case]:
     """The cases of every batch file, in order; only those of `split` when it is given."""
     return [Case.model_validate(case) for batch in batches
-            for case in yaml.safe_load(batch.read_text("utf-8"))["cases"] if split in (None, case.get("split"))]
+            for case in file_cases(batch) if split in (None, case.get("split"))]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -126,8 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.add_argument(f"--{role}-model", type=Path, help=f"a candidate {role} model folder (train --out)")
     args = parser.parse_args(argv)
     cases = read_cases(args.batch, args.split)
-    folders: dict[GuardRole, Path | None] = {"judge": args.judge_model, "guardrail": args.guardrail_model}
-    candidates = {role: folder for role, folder in folders.items() if folder is not None}
+    candidates = {role: folder for role in GUARDS if (folder := getattr(args, f"{role}_model")) is not None}
     run(cases, args.out, candidates)
     return 0
 
