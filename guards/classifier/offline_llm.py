@@ -134,7 +134,8 @@ class OfflineJudgeLlm(_ClassifierLlm):
     @classmethod
     @override
     def build(cls, threshold: float | None = None, directory: Path | None = None, **fields: object) -> Self:
-        return super().build(threshold, directory, long_reader=LongReader.load(directory or cls.directory), **fields)
+        folder = directory or cls.directory  # the reader's files sit beside the classifier's
+        return super().build(threshold, folder, long_reader=LongReader.load(folder), **fields)
 
     @override
     def scored(self, message: str) -> tuple[float, float, str]:
