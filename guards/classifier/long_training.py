@@ -94,7 +94,9 @@ class Trainer:
         return float(self.piece_scores(weights, document).max())
 
 
-def _threshold(trainer: Trainer, docs: list[Document], log: Log) -> tuple[float, dict[str, list[tuple[int, float]]]]:
+def _threshold(trainer: Trainer, docs: list[Document], log: Log
+               ) -> tuple[float, str, dict[str, list[tuple[int, float]]]]:
+    """The threshold, the rule that chose it (for the card), and each group's held-out scores."""
     held: dict[str, list[tuple[int, float]]] = {}
     for group in sorted({d.group for d in docs} - {ALWAYS_TRAINED}):
         weights, _ = trainer.fit([d for d in docs if d.group != group])
@@ -104,7 +106,14 @@ def _threshold(trainer: Trainer, docs: list[Document], log: Log) -> tuple[float,
     attacks = np.array([s for label, s in pooled if label == 1])
     # The highest threshold, so the fewest customers refused, that still blocks the floor's share.
     reaching = [t for t in CANDIDATES if (attacks >= t).mean() >= ATTACK_FLOOR]
-    return float(max(reaching, default=CANDIDATES[0])), held
+    if reaching:
+        return float(max(reaching)), (f"the highest at which documents scored with their group held out, pooled, "
+                                      f"have at least {ATTACK_FLOOR:.1%} of their attacks blocked"), held
+    # A small sample can miss the floor everywhere; blocking the most is the side that fails closed.
+    lowest = float(CANDIDATES[0])
+    log(f"  no threshold blocks {ATTACK_FLOOR:.1%} of the held-out attacks: the lowest, {lowest:.2f}, is used")
+    return lowest, (f"the lowest candidate: none blocks {ATTACK_FLOOR:.1%} of the attacks in documents "
+                    f"scored with their group held out"), held
 
 
 def run(out_dir: Path, root: Path = datasets.DEFAULT_ROOT, cache_dir: Path | None = None,
@@ -122,15 +131,13 @@ def run(out_dir: Path, root: Path = datasets.DEFAULT_ROOT, cache_dir: Path | Non
     every_document = docs + [d for ds in heldout.values() for d in ds]
     trainer.vectors([t for t, _ in short] + [p for d in every_document for p in d.pieces]
                     + [p for c in composed for p in c.pieces])
-    threshold, held = _threshold(trainer, docs, log)
+    threshold, rule, held = _threshold(trainer, docs, log)
     weights, rows = trainer.fit(docs)
     counts: dict[str, Counter[str]] = defaultdict(Counter)
     for source, label in zip(rows.sources, rows.labels, strict=True):
         counts[source][str(label)] += 1
     meta = LongReaderMeta(piece_chars=PIECE_CHARS, dense_scale=PARAMS.dense_scale, hidden=PARAMS.hidden,
-                          threshold=threshold,
-                          threshold_rule=f"the highest at which documents scored with their group held out, pooled, "
-                                         f"have at least {ATTACK_FLOOR:.1%} of their attacks blocked",
+                          threshold=threshold, threshold_rule=rule,
                           training_counts={s: dict(c) for s, c in sorted(counts.items())})
     pins = artefact.save(out_dir, NAME, meta, weights)
     test = {name: [Rate(sum(trainer.score(weights, d) >= threshold for d in ds if d.label == label),

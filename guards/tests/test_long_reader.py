@@ -11,8 +11,9 @@ import pytest
 
 from cli.main import main
 from guards.classifier.embedders import EMBED_CHARS
-from guards.classifier.long_data import written_documents
+from guards.classifier.long_data import Document, written_documents
 from guards.classifier.long_reader import NAME, PIECE_CHARS, LongReader, pieces
+from guards.classifier.long_training import _threshold
 from guards.classifier.offline_llm import JUDGE_MODEL_DIR, OfflineJudgeLlm
 from pipeline.core.errors import ConfigError
 
@@ -71,6 +72,30 @@ def test_train_builds_a_reader_the_judge_loads_and_its_card(tmp_path: Path) -> N
     assert 0 <= reader.score(ORDER_MAIL) <= 1
     card = (tmp_path / f"{NAME}.md").read_text()
     assert pins[f"{NAME}.weights.npy"] in card and "held out" in card and "95% CI" in card
+
+
+class _ScriptedTrainer:
+    """Scores every attack document the same, whatever the fit: where the threshold lands is known."""
+
+    def __init__(self, attack_score: float) -> None:
+        self.attack_score = attack_score
+
+    def fit(self, docs: list[Document]) -> tuple[None, None]:
+        return None, None
+
+    def score(self, _weights: None, document: Document) -> float:
+        return self.attack_score if document.label else 0.0
+
+
+@pytest.mark.parametrize(("attack_score", "threshold", "rule_says"),
+                         [(0.72, 0.72, "the highest at which"), (0.1, 0.30, "none blocks")])
+def test_the_threshold_is_the_highest_reaching_the_floor_or_else_the_lowest_and_the_card_says_which(
+        attack_score: float, threshold: float, rule_says: str) -> None:
+    docs = [Document(f"text {i}", i % 2, group) for i, group in enumerate(["mail", "mail", "chat", "chat"])]
+    said: list[str] = []
+    chosen, rule, held = _threshold(_ScriptedTrainer(attack_score), docs, said.append)  # type: ignore[arg-type]
+    assert chosen == pytest.approx(threshold) and rule_says in rule and set(held) == {"mail", "chat"}
+    assert ("no threshold blocks" in " ".join(said)) is (rule_says == "none blocks")
 
 
 def test_a_changed_reader_file_is_refused(tmp_path: Path) -> None:
