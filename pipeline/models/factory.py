@@ -30,6 +30,8 @@ def build_offline(settings: ModelSection, role: Role, directory: Path | None = N
     process-wide multilingual e5 embedder, so a message the Guardrail embedded is not embedded again.
     `directory`: a guard's candidate model files (`supportdesk train --out`) instead of the committed ones."""
     if role == "agent":
+        if directory is not None:
+            raise ConfigError(f"the offline agent has no model files to replace (given {directory})")
         return OfflineSupportLlm.build(shared_e5())
     if role == "guardrail":
         return OfflineGuardrailLlm.build(settings.guardrail_threshold, directory,

@@ -17,7 +17,7 @@ from guards.llm.resilient import ResilientLlm
 from pipeline.core.errors import ConfigError
 from pipeline.core.outbound import OFFLINE_ONLY_ENV
 from pipeline.core.settings import Settings
-from pipeline.models.factory import build_llm, build_llms
+from pipeline.models.factory import build_llm, build_llms, build_offline
 
 
 @pytest.fixture(autouse=True)
@@ -55,3 +55,9 @@ def test_one_hosted_model_serves_every_role_of_a_process(model: str, shared: boo
     settings = make_settings(supportdesk_model=model, google_api_key="test-key")
     llms = build_llms(settings, ("guardrail", "agent"))
     assert (llms["guardrail"] is llms["agent"]) is shared
+
+
+def test_a_candidate_folder_is_for_a_guard_and_refused_for_the_agent(make_settings: Callable[..., Settings],
+                                                                    tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no model files"):
+        build_offline(make_settings(supportdesk_model="offline"), "agent", tmp_path)
