@@ -30,6 +30,12 @@ BLOCKED_ANSWERS: dict[StepName, str] = {
                  "returns, exchanges and cancellations, refunds and how you paid. If your question is "
                  "about an order, please ask it again with the order number.",
 }
+#: The Judge also stops about one honest customer in fifty (25 of the 1,351 customers of the probe
+#: files' `dev` halves: complaints about the chat, a password reset, a terse "order … status pls";
+#: evals/JOURNAL.md, "Which customers the Judge refuses"). Its answer gives them the way back the
+#: Guardrail's gives, and tells an attacker nothing about the check.
+WAY_BACK = ("If you need help with one of your orders, please ask again in a few words, with the order number "
+            "if there is one.")
 #: A message the Judge stops that is longer than its offline model reads at once (`EMBED_CHARS`) is
 #: most often a pasted e-mail or document, and most customers who send one are honest; the Judge's
 #: long reader still refuses about one in six of them (`test` halves: batch 21 9 of 40, batch 22
@@ -59,9 +65,8 @@ def answered(answer: str, *, pending: PendingCard | None, save_failed: bool) -> 
 
 
 def judge_answer(message: str) -> str:
-    """The Judge's refusal of `message`, with the way back for a long pasted one."""
-    plain = BLOCKED_ANSWERS["judge"]
-    return f"{plain} {PASTED_ADVICE}" if len(message) > EMBED_CHARS else plain
+    """The Judge's refusal of `message`, with the way back (for a long one, that of a pasted document)."""
+    return f"{BLOCKED_ANSWERS['judge']} {PASTED_ADVICE if len(message) > EMBED_CHARS else WAY_BACK}"
 
 
 def blocked(by: StepName, reason: str, answer: str | None = None) -> Ending:
