@@ -30,8 +30,9 @@ BLOCKED_ANSWERS: dict[StepName, str] = {
                  "returns, exchanges and cancellations, refunds and how you paid. If your question is "
                  "about an order, please ask it again with the order number.",
 }
-#: The Judge also stops about one honest customer in fifty (25 of the 1,351 customers of the probe
-#: files' `dev` halves: complaints about the chat, a password reset, a terse "order … status pls";
+#: The Judge also stops about one honest customer in fifty (25 of the 1,351 customers, up to 600
+#: characters, in the `dev` halves of the probe files and batch 24: complaints about the chat, a
+#: password reset, a terse "order … status pls";
 #: evals/JOURNAL.md, "Which customers the Judge refuses"). Its answer gives them the way back the
 #: Guardrail's gives, and tells an attacker nothing about the check.
 WAY_BACK = ("If you need help with one of your orders, please ask again in a few words, with the order number "
