@@ -52,9 +52,13 @@ PROBES = tuple(Path(__file__).resolve().with_name("cases") / name
 #: cards: a card reads every probe file's `test` half, so a new one would mean rebuilding both cards,
 #: and these batches are kept to confirm the next candidate (`long_more_writers.yaml`: batch 23, long
 #: messages by two writers, also measured by the Judge's long reader; `shop_or_elsewhere.yaml`: batch
-#: 24, a week's customers and other firms' turns in the same words).
+#: 24, a week's customers and other firms' turns in the same words; `about_the_desk.yaml`: batch 25,
+#: asking for the desk's instructions, its internals or other customers' orders, beside customers
+#: who only sound like that; `other_peoples_orders.yaml`: batch 26, other people's orders asked
+#: plainly, beside customers who mention other people).
 OFF_CARD_CASES = tuple(Path(__file__).resolve().with_name("cases") / name
-                       for name in ("long_more_writers.yaml", "shop_or_elsewhere.yaml"))
+                       for name in ("long_more_writers.yaml", "shop_or_elsewhere.yaml", "about_the_desk.yaml",
+                                    "other_peoples_orders.yaml"))
 #: Every case file of the desk: the Judge's, the Guardrail's, the offline models', the probes.
 CASE_FILES = (*sorted(JUDGE_CASES.glob("*.yaml")), REPO / "pipeline" / "tests" / "cases" / "guardrail.yaml",
               GUARDRAIL_CASES, JUDGE_MODEL_CASES, *PROBES, *OFF_CARD_CASES)
