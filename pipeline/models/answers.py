@@ -150,5 +150,9 @@ def thanks() -> str:
     return "You're welcome! Is there anything else I can help you with?"
 
 
+def only_your_orders() -> str:
+    return "I can only see the orders of the account you're signed in with, never anyone else's."
+
+
 def unsupported() -> str:
     return f"Sorry, I can't help with that here. I can {CAPABILITIES}."

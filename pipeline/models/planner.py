@@ -16,6 +16,7 @@ from pipeline.agent.policy import load_policy
 from pipeline.models import answers
 from pipeline.models.extract import extract_note, find_order_ids, mentions_latest
 from pipeline.models.intents import Intent
+from pipeline.models.others import names_someone_else
 from pipeline.models.request_view import RequestView
 from pipeline.models.wording import is_hypothetical, named_items, new_address_of, new_item_of
 
@@ -135,6 +136,16 @@ def _action(action: str, view: RequestView) -> Step:
 
 
 def next_step(intent: Intent, view: RequestView, delivery_notes: Sequence[str]) -> Step:
+    step = _orders_step(intent, view, delivery_notes)
+    if step is None:
+        return _social_step(intent)
+    # Whatever the customer asked about someone else, what follows is their own account's.
+    if step.answer and names_someone_else(view.message):
+        return Step(answer=f"{answers.only_your_orders()} {step.answer}")
+    return step
+
+
+def _orders_step(intent: Intent, view: RequestView, delivery_notes: Sequence[str]) -> Step | None:
     if intent in ("order_status", "where_is_parcel"):
         return _status(intent, view, delivery_notes)
     if intent == "list_orders":
@@ -144,6 +155,10 @@ def next_step(intent: Intent, view: RequestView, delivery_notes: Sequence[str]) 
         return Step(answer=answers.order_list(found.rows) if found.rows else answers.no_orders())
     if intent in _ACTIONS:
         return _action(_ACTIONS[intent], view)
+    return None
+
+
+def _social_step(intent: Intent) -> Step:
     if intent == "greeting":
         return Step(answer=answers.greeting())
     if intent == "thanks":
