@@ -38,11 +38,17 @@ class NameDetector:
         self._addressed = re.compile(rf",[ \t]+(?P<name>{_NAME_WORD}[ \t]+(?:{_NAME_WORD}))(?=!)")
         self._not_names = frozenset(w.casefold() for w in terms["not_names"])
 
-    def find(self, text: str) -> list[Span]:
+    def titled(self, text: str) -> list[Span]:
+        """The names after a title ("Mrs. Angela Russo", "Herrn Markus Vogel"): someone named, never a
+        greeting's or a signature's own name (the offline agent reads these, `pipeline/models/others.py`)."""
         spans = []
         for match in self._titled.finditer(text):
             group = "kept" if match["kept"] else "name"
             spans.append(Span(self.type, match.start(group), match.end(group)))
+        return spans
+
+    def find(self, text: str) -> list[Span]:
+        spans = self.titled(text)
         spans += [Span(self.type, *m.span("name")) for m in self._addressed.finditer(text)]
         for named in self._after_cue.finditer(text):
             if named["name"].split()[0].casefold() not in self._not_names:
